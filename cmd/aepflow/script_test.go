@@ -1,0 +1,39 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets the test binary act as the aepflow command inside scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"aepflow": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the CLI scripts under testdata/script: each .txtar file
+// holds commands, their expected stdout/stderr and exit codes, and the files
+// they read and write. Set UPDATE_SCRIPTS=1 to rewrite expected output.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") == "1",
+		Setup: func(env *testscript.Env) error {
+			// Scripts that use the shared corpus skip themselves when it is absent.
+			if dir, err := sharedDir(); err == nil {
+				env.Setenv("SHARED", dir)
+			}
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "shared" {
+				_, err := sharedDir()
+				return err == nil, nil
+			}
+			return false, nil
+		},
+	})
+}
