@@ -1,0 +1,267 @@
+package yamldoc
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aepflow/aepflow/diag"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Reader reports shape problems of one document into a shared list. Model
+// packages create one per document and pass it down their decoders.
+type Reader struct {
+	File  string
+	Diags *diag.List
+}
+
+// NewReader returns a Reader for doc's file reporting into diags.
+func NewReader(doc *Document, diags *diag.List) *Reader {
+	return &Reader{File: doc.File, Diags: diags}
+}
+
+// Report adds d, located at node n of this reader's file with document
+// path path.
+func (r *Reader) Report(n *yaml.Node, path string, d diag.Diagnostic) {
+	r.Diags.Add(d.At(r.File, PosOf(n)).WithPath(path))
+}
+
+// WrongType reports that n at path is not the expected shape.
+func (r *Reader) WrongType(n *yaml.Node, path, expected string) {
+	r.Report(n, path, diag.Errorf(CodeWrongType, "`%s` must be %s, found %s", lastSegment(path), expected, ShapeOf(n)))
+}
+
+// Invalid reports an invalid_value at n: the field, the value and what is
+// accepted.
+func (r *Reader) Invalid(n *yaml.Node, path, format string, args ...any) {
+	r.Report(n, path, diag.Errorf(CodeInvalidValue, format, args...))
+}
+
+// Key joins a document path and a mapping key: "a.b".
+func Key(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// Index joins a document path and a sequence index: "a[3]".
+func Index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+
+func lastSegment(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// Map reads one YAML mapping strictly. Every key the decoder asks for (or
+// names with Allow) is allowed; Done reports the others as unknown_field.
+// A Map over a node that is not a mapping reports wrong_type once and then
+// answers every lookup with "absent", so decoders need no special case.
+type Map struct {
+	r       *Reader
+	node    *yaml.Node
+	path    string
+	allowed []string
+	keys    map[string]int // key -> index of the key node in node.Content
+}
+
+// Map starts reading node n, found at path, as a mapping. A nil or null
+// node reads as an empty mapping when nullOK is set.
+func (r *Reader) Map(n *yaml.Node, path string, nullOK bool) *Map {
+	m := &Map{r: r, node: n, path: path, keys: map[string]int{}}
+	switch {
+	case n != nil && n.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if _, dup := m.keys[k.Value]; !dup && k.Kind == yaml.ScalarNode {
+				m.keys[k.Value] = i
+			}
+		}
+	case nullOK && IsNull(n):
+	default:
+		r.WrongType(n, path, "a mapping")
+		m.node = nil
+	}
+	return m
+}
+
+// Path returns the document path of the mapping.
+func (m *Map) Path() string { return m.path }
+
+// Node returns the mapping node (nil when it was not a mapping).
+func (m *Map) Node() *yaml.Node { return m.node }
+
+// Reader returns the reader the mapping reports into.
+func (m *Map) Reader() *Reader { return m.r }
+
+// Allow declares keys as known without reading them.
+func (m *Map) Allow(keys ...string) {
+	for _, k := range keys {
+		if !slices.Contains(m.allowed, k) {
+			m.allowed = append(m.allowed, k)
+		}
+	}
+}
+
+// Get returns the value node of key, or nil when absent; the key becomes
+// allowed.
+func (m *Map) Get(key string) *yaml.Node {
+	m.Allow(key)
+	if i, ok := m.keys[key]; ok {
+		return m.node.Content[i+1]
+	}
+	return nil
+}
+
+// KeyNode returns the key node of key, or nil when absent.
+func (m *Map) KeyNode(key string) *yaml.Node {
+	if i, ok := m.keys[key]; ok {
+		return m.node.Content[i]
+	}
+	return nil
+}
+
+// Has reports whether key is present (even with a null value).
+func (m *Map) Has(key string) bool {
+	m.Allow(key)
+	_, ok := m.keys[key]
+	return ok
+}
+
+// GetAlias returns the value of key or of its alias, and the spelling that
+// was used. Giving both is conflicting_alias.
+func (m *Map) GetAlias(key, alias string) (*yaml.Node, string) {
+	a, b := m.Get(key), m.Get(alias)
+	if a != nil && b != nil {
+		m.r.Report(m.KeyNode(alias), Key(m.path, alias),
+			diag.Errorf(CodeConflictingAlias, "`%s` and its alias `%s` are both given", key, alias).
+				WithHint("keep one of the two spellings"))
+	}
+	if a != nil {
+		return a, key
+	}
+	if b != nil {
+		return b, alias
+	}
+	return nil, key
+}
+
+// Require returns the value of key, reporting missing_field at the mapping
+// when it is absent.
+func (m *Map) Require(key string) *yaml.Node {
+	v := m.Get(key)
+	if v == nil && m.node != nil {
+		m.r.Report(m.node, m.path, diag.Errorf(CodeMissingField, "the required key `%s` is missing", key))
+	}
+	return v
+}
+
+// Done reports every key of the mapping that was neither read nor allowed,
+// listing the allowed keys in byte order.
+func (m *Map) Done() {
+	if m.node == nil {
+		return
+	}
+	allowed := slices.Clone(m.allowed)
+	slices.Sort(allowed)
+	for i := 0; i+1 < len(m.node.Content); i += 2 {
+		k := m.node.Content[i]
+		if slices.Contains(m.allowed, k.Value) || k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+			continue
+		}
+		m.r.Report(k, Key(m.path, k.Value), diag.Errorf(CodeUnknownField, "unknown key `%s`", k.Value).
+			WithHint("allowed keys: %s", strings.Join(allowed, ", ")))
+	}
+}
+
+// Keys returns the mapping's key nodes in document order (nil when it was not
+// a mapping). Use it for maps keyed by data, such as states.
+func (m *Map) Keys() []*yaml.Node {
+	if m.node == nil {
+		return nil
+	}
+	keys := make([]*yaml.Node, 0, len(m.node.Content)/2)
+	for i := 0; i+1 < len(m.node.Content); i += 2 {
+		keys = append(keys, m.node.Content[i])
+	}
+	return keys
+}
+
+// String decodes n as a string. Unquoted timestamps read as their text.
+func (r *Reader) String(n *yaml.Node, path string) (string, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode || !isStringTag(n.Tag) {
+		r.WrongType(n, path, "a string")
+		return "", false
+	}
+	return n.Value, true
+}
+
+// OptString decodes n as a string, or reports absence (nil or null) as
+// ("", false) without a diagnostic.
+func (r *Reader) OptString(n *yaml.Node, path string) (string, bool) {
+	if IsNull(n) {
+		return "", false
+	}
+	return r.String(n, path)
+}
+
+// Bool decodes n as a boolean.
+func (r *Reader) Bool(n *yaml.Node, path string) (bool, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		r.WrongType(n, path, "a boolean")
+		return false, false
+	}
+	v, err := strconv.ParseBool(strings.ToLower(n.Value))
+	if err != nil {
+		r.WrongType(n, path, "a boolean")
+		return false, false
+	}
+	return v, true
+}
+
+// Uint32 decodes n as an integer in [min, 2^32-1], reporting wrong_type for a
+// non-integer and invalid_value for one out of range.
+func (r *Reader) Uint32(n *yaml.Node, path string, min uint64) (uint32, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		r.WrongType(n, path, "an integer")
+		return 0, false
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
+	if err != nil || v < int64(min) || v > math.MaxUint32 {
+		r.Invalid(n, path, "`%s` must be an integer from %d to %d, found %s", lastSegment(path), min, uint64(math.MaxUint32), n.Value)
+		return 0, false
+	}
+	return uint32(v), true
+}
+
+// Seq returns the items of n as a sequence. With oneOK a single non-sequence
+// value reads as a one-item list; a null reads as an empty list.
+func (r *Reader) Seq(n *yaml.Node, path string, oneOK bool) ([]*yaml.Node, bool) {
+	switch {
+	case IsNull(n):
+		return nil, true
+	case n.Kind == yaml.SequenceNode:
+		return n.Content, true
+	case oneOK:
+		return []*yaml.Node{n}, true
+	}
+	r.WrongType(n, path, "a sequence")
+	return nil, false
+}
+
+// Strings decodes n as a list of strings (null reads as empty).
+func (r *Reader) Strings(n *yaml.Node, path string, oneOK bool) []string {
+	items, _ := r.Seq(n, path, oneOK)
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		if s, ok := r.String(it, Index(path, i)); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+package yamldoc
+
+import (
+	"github.com/aepflow/aepflow/diag"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// deepestBeyond returns the first node nested deeper than limit (the root
+// is depth 0), or nil. It walks with an explicit stack: the input is not yet
+// trusted, and the yaml parser accepts nesting far deeper than Go recursion
+// should be asked to follow.
+func deepestBeyond(root *yaml.Node, limit int) *yaml.Node {
+	type frame struct {
+		node  *yaml.Node
+		depth int
+	}
+	if root == nil {
+		return nil
+	}
+	stack := []frame{{root, 0}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f.depth > limit {
+			return f.node
+		}
+		for _, c := range f.node.Content {
+			stack = append(stack, frame{c, f.depth + 1})
+		}
+	}
+	return nil
+}
+
+// checkTree reports anchors, aliases, merge keys, non-string keys and
+// duplicate keys anywhere under n. Depth was bounded by Parse already.
+func (d *Document) checkTree(n *yaml.Node, diags *diag.List) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.AliasNode {
+		diags.Add(diag.Errorf(CodeAlias, "an alias (`*%s`) is not allowed in AEP documents", n.Value).
+			At(d.File, PosOf(n)).WithHint("write the value out in full"))
+		return
+	}
+	if n.Anchor != "" {
+		diags.Add(diag.Errorf(CodeAlias, "an anchor (`&%s`) is not allowed in AEP documents", n.Anchor).
+			At(d.File, PosOf(n)).WithHint("write the value out in full where it is needed"))
+	}
+	if n.Kind == yaml.MappingNode {
+		d.checkKeys(n, diags)
+	}
+	for _, c := range n.Content {
+		d.checkTree(c, diags)
+	}
+}
+
+// checkKeys reports merge keys, non-string keys and duplicates in one
+// mapping; a duplicate is blamed at its second occurrence.
+func (d *Document) checkKeys(n *yaml.Node, diags *diag.List) {
+	first := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		switch {
+		case k.Kind == yaml.ScalarNode && k.Tag == "!!merge":
+			diags.Add(diag.Errorf(CodeAlias, "a merge key (`<<`) is not allowed in AEP documents").
+				At(d.File, PosOf(k)).WithHint("write the merged keys out in full"))
+			continue
+		case k.Kind != yaml.ScalarNode || !isStringTag(k.Tag):
+			diags.Add(diag.Errorf(CodeNonStringKey, "mapping keys must be strings, found %s `%s`", ShapeOf(k), k.Value).
+				At(d.File, PosOf(k)).WithHint("quote the key to make it a string"))
+			continue
+		}
+		if prev, dup := first[k.Value]; dup {
+			diags.Add(diag.Errorf(CodeDuplicateKey, "the key `%s` is given twice in one mapping (first on line %d)", k.Value, prev.Line).
+				At(d.File, PosOf(k)).WithRelated(d.File, PosOf(prev), "first given here"))
+			continue
+		}
+		first[k.Value] = k
+	}
+}
+
+// isStringTag reports whether a scalar with this resolved tag reads as a
+// string. Unquoted timestamps are strings in AEP (documents.md §2.4).
+func isStringTag(tag string) bool { return tag == "!!str" || tag == "!!timestamp" }
+
+// ShapeOf names the shape of a node for wrong_type messages: mapping,
+// sequence, string, integer, number, boolean, null, alias or nothing.
+func ShapeOf(n *yaml.Node) string {
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a sequence"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.DocumentNode:
+		return "a document"
+	}
+	switch n.Tag {
+	case "!!str", "!!timestamp":
+		return "a string"
+	case "!!int":
+		return "an integer"
+	case "!!float":
+		return "a number"
+	case "!!bool":
+		return "a boolean"
+	case "!!null":
+		return "null"
+	case "!!binary":
+		return "binary data"
+	}
+	return "a scalar"
+}
+
+// IsNull reports whether n is absent or an explicit null.
+func IsNull(n *yaml.Node) bool {
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}

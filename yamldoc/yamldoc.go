@@ -1,0 +1,147 @@
+// Package yamldoc is aepflow's strict reader of YAML and JSON documents.
+//
+// It parses bytes into a go.yaml.in/yaml/v3 node tree and refuses, as
+// positioned diagnostics, everything the AEP documents forbid but a YAML
+// library accepts silently: duplicate keys, anchors, aliases and merge keys,
+// non-string keys, more than one document, and input beyond the documented
+// size and nesting bounds. A Map then reads one mapping strictly, reporting
+// unknown keys, missing keys, wrong types and key/alias conflicts, so that
+// every model package (workflow, stepmap, protocol documents) shares one set
+// of shape rules and codes (documents.md §2.4).
+//
+// It knows nothing of any document kind; it is not for flow documents,
+// whose reader must keep the harness's own, different rules (package flow).
+package yamldoc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+
+	"github.com/aepflow/aepflow/diag"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Bounds on what Parse reads. A file beyond either is refused at once with
+// input_too_large, without parsing on.
+const (
+	// MaxFileSize is the largest document, in bytes, Parse accepts (4 MiB:
+	// the largest real AEP document is a few kilobytes).
+	MaxFileSize = 4 << 20
+	// MaxDepth is the deepest nesting of mappings and sequences Parse
+	// accepts. Predicates nest at most 32 levels (documents.md §5.4), and
+	// their containers add a handful more.
+	MaxDepth = 64
+)
+
+// Codes of the shape diagnostics this package reports (documents.md §2.4).
+const (
+	CodeSyntax           = "yaml_syntax"
+	CodeDuplicateKey     = "duplicate_key"
+	CodeAlias            = "yaml_alias"
+	CodeNonStringKey     = "non_string_key"
+	CodeTooLarge         = "input_too_large"
+	CodeUnknownField     = "unknown_field"
+	CodeMissingField     = "missing_field"
+	CodeWrongType        = "wrong_type"
+	CodeConflictingAlias = "conflicting_alias"
+	CodeInvalidValue     = "invalid_value"
+)
+
+// Document is one parsed file: its name as reported in diagnostics, its
+// bytes, and the root content node (nil for an empty file).
+type Document struct {
+	File string
+	Data []byte
+	Root *yaml.Node
+}
+
+// PosOf returns the position of node n (the zero Pos for nil).
+func PosOf(n *yaml.Node) diag.Pos {
+	if n == nil {
+		return diag.Pos{}
+	}
+	return diag.Pos{Line: n.Line, Column: n.Column}
+}
+
+// Parse reads data as one YAML (or JSON) document and checks it for the
+// constructs AEP forbids. The returned Document is nil when the bytes could
+// not be parsed at all or exceed a bound; otherwise its Root may still carry
+// the reported problems, and callers should not validate it further when the
+// list holds errors.
+func Parse(file string, data []byte) (*Document, diag.List) {
+	var diags diag.List
+	if len(data) > MaxFileSize {
+		diags.Add(diag.Errorf(CodeTooLarge, "the file is %d bytes, over the limit of %d bytes", len(data), MaxFileSize).
+			At(file, diag.Pos{}).WithHint("AEP documents are small; check that this is the file you meant"))
+		return nil, diags
+	}
+	root, err := decodeOne(data)
+	if err != nil {
+		diags.Add(syntaxDiagnostic(file, data, err))
+		return nil, diags
+	}
+	if deep := deepestBeyond(root, MaxDepth); deep != nil {
+		diags.Add(diag.Errorf(CodeTooLarge, "the document nests deeper than the limit of %d levels", MaxDepth).
+			At(file, PosOf(deep)))
+		return nil, diags
+	}
+	doc := &Document{File: file, Data: data, Root: root}
+	doc.checkTree(root, &diags)
+	return doc, diags
+}
+
+// decodeOne decodes the first document and refuses a second one.
+func decodeOne(data []byte) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var top yaml.Node
+	if err := dec.Decode(&top); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return nil, fmt.Errorf("yaml: line %d: a file holds one document, found a second one", next.Line)
+	} else if !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
+		return top.Content[0], nil
+	}
+	return nil, nil
+}
+
+var lineInError = regexp.MustCompile(`line (\d+)`)
+
+// syntaxDiagnostic turns a yaml.v3 error into a yaml_syntax diagnostic at
+// the line it names (yaml.v3 reports no column; the first one is blamed).
+func syntaxDiagnostic(file string, data []byte, err error) diag.Diagnostic {
+	msg := err.Error()
+	if len(msg) > 6 && msg[:6] == "yaml: " {
+		msg = msg[6:]
+	}
+	pos := diag.Pos{Line: 1, Column: 1} // yaml.v3 names no line for the first one
+	if m := lineInError.FindStringSubmatch(msg); m != nil {
+		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
+			pos = diag.Pos{Line: min(n, lineCount(data)), Column: 1}
+		}
+	}
+	return diag.Errorf(CodeSyntax, "the file is not valid YAML or JSON: %s", msg).At(file, pos)
+}
+
+// lineCount counts lines the way YAML breaks them: LF, CR and CRLF. The
+// parser sometimes names the line after the last one at end of input.
+func lineCount(data []byte) int {
+	n := 1
+	for i, c := range data {
+		if c == '\n' || (c == '\r' && (i+1 == len(data) || data[i+1] != '\n')) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,155 @@
+package yamldoc
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/aepflow/aepflow/diag"
+)
+
+func parseLines(t *testing.T, src string) []string {
+	t.Helper()
+	_, diags := Parse("f.yaml", []byte(src))
+	var out []string
+	for _, d := range diags.Sorted() {
+		out = append(out, d.Error())
+	}
+	return out
+}
+
+func TestParseRefusesWhatYAMLAccepts(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"clean", "a: 1\nb: [x, y]\n", nil},
+		{"duplicate key", "a: 1\nb: 2\na: 3\n", []string{"f.yaml:3:1: the key `a` is given twice in one mapping (first on line 1) [duplicate_key]"}},
+		{"anchor and alias", "x: &a 1\ny: *a\n", []string{
+			"f.yaml:1:4: an anchor (`&a`) is not allowed in AEP documents [yaml_alias]",
+			"f.yaml:2:4: an alias (`*a`) is not allowed in AEP documents [yaml_alias]"}},
+		{"merge key", "<<: {c: 1}\n", []string{"f.yaml:1:1: a merge key (`<<`) is not allowed in AEP documents [yaml_alias]"}},
+		{"non-string keys", "1: a\ntrue: b\n", []string{
+			"f.yaml:1:1: mapping keys must be strings, found an integer `1` [non_string_key]",
+			"f.yaml:2:1: mapping keys must be strings, found a boolean `true` [non_string_key]"}},
+		{"quoted keys are strings", "\"1\": a\n'true': b\n", nil},
+		{"syntax", "a: b: c\n", []string{"f.yaml:1:1: the file is not valid YAML or JSON: mapping values are not allowed in this context [yaml_syntax]"}},
+		{"second document", "a: 1\n---\nb: 2\n", []string{"f.yaml:2:1: the file is not valid YAML or JSON: line 2: a file holds one document, found a second one [yaml_syntax]"}},
+		{"json with tabs", "{\n\t\"a\": [1,\n\t2]\n}\n", nil},
+		{"json duplicate", "{\"a\": 1, \"a\": 2}", []string{"f.yaml:1:10: the key `a` is given twice in one mapping (first on line 1) [duplicate_key]"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := parseLines(t, tt.src)
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestParseBounds(t *testing.T) {
+	big := make([]byte, MaxFileSize+1)
+	doc, diags := Parse("big.yaml", big)
+	if doc != nil || len(diags) != 1 || diags[0].Code != CodeTooLarge {
+		t.Fatalf("oversized file: got %v", diags)
+	}
+	deep := strings.Repeat("[", MaxDepth+2) + strings.Repeat("]", MaxDepth+2)
+	doc, diags = Parse("deep.yaml", []byte(deep))
+	if doc != nil || len(diags) != 1 || diags[0].Code != CodeTooLarge || !strings.Contains(diags[0].Message, "nests deeper") {
+		t.Fatalf("deep file: got %v", diags)
+	}
+	ok := strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth)
+	if _, diags := Parse("ok.yaml", []byte(ok)); len(diags) != 0 {
+		t.Fatalf("nesting at the limit refused: %v", diags)
+	}
+}
+
+func TestParseEmpty(t *testing.T) {
+	doc, diags := Parse("e.yaml", []byte("# only a comment\n"))
+	if len(diags) != 0 || doc == nil || doc.Root != nil {
+		t.Fatalf("empty document: doc=%v diags=%v", doc, diags)
+	}
+}
+
+func TestMapReader(t *testing.T) {
+	src := "id: x\nwhen: 2024-01-01\ncount: 3\nflag: yes\nrequires: a\nrequire: b\nextra: 1\nlist: [a, 2]\n"
+	doc, diags := Parse("m.yaml", []byte(src))
+	if len(diags) != 0 {
+		t.Fatal(diags)
+	}
+	r := NewReader(doc, &diags)
+	m := r.Map(doc.Root, "doc", false)
+	if s, ok := r.String(m.Require("id"), "doc.id"); !ok || s != "x" {
+		t.Errorf("id = %q, %v", s, ok)
+	}
+	if s, ok := r.String(m.Get("when"), "doc.when"); !ok || s != "2024-01-01" {
+		t.Errorf("an unquoted timestamp must read as its text, got %q, %v", s, ok)
+	}
+	if n, ok := r.Uint32(m.Get("count"), "doc.count", 1); !ok || n != 3 {
+		t.Errorf("count = %d, %v", n, ok)
+	}
+	r.Bool(m.Get("flag"), "doc.flag") // YAML 1.2: `yes` is a string
+	m.GetAlias("requires", "require")
+	r.Strings(m.Get("list"), "doc.list", false)
+	m.Require("title")
+	m.Done()
+	got := strings.Join(diagLines(diags.Sorted()), "\n")
+	want := strings.Join([]string{
+		"m.yaml:1:1: the required key `title` is missing [missing_field]",
+		"m.yaml:4:7: `flag` must be a boolean, found a string [wrong_type]",
+		"m.yaml:6:1: `requires` and its alias `require` are both given [conflicting_alias]",
+		"m.yaml:7:1: unknown key `extra` [unknown_field]",
+		"m.yaml:8:11: `list[1]` must be a string, found an integer [wrong_type]",
+	}, "\n")
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	for _, d := range diags {
+		if d.Code == CodeUnknownField && d.Hint != "allowed keys: count, flag, id, list, require, requires, title, when" {
+			t.Errorf("unknown_field hint = %q", d.Hint)
+		}
+	}
+}
+
+func TestMapOverNonMapping(t *testing.T) {
+	doc, diags := Parse("s.yaml", []byte("- a\n"))
+	r := NewReader(doc, &diags)
+	m := r.Map(doc.Root, "doc", false)
+	if m.Get("id") != nil || m.Require("id") != nil {
+		t.Fatal("a non-mapping must answer lookups with absent")
+	}
+	m.Done()
+	if got := diags.Codes(); len(got) != 1 || got[0] != CodeWrongType {
+		t.Fatalf("want one wrong_type, got %v", got)
+	}
+}
+
+func diagLines(l diag.List) []string {
+	out := make([]string, len(l))
+	for i, d := range l {
+		out[i] = d.Error()
+	}
+	return out
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"a: 1\n", "x: &a 1\ny: *a\n", "{\"a\": [1, {\"b\": null}]}", "- [[[]]]\n", "a: |\n  text\n", "? [a]\n: b\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, diags := Parse("fuzz.yaml", data)
+		text := strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n")
+		lines := strings.Count(text, "\n") + 1
+		for _, d := range diags {
+			if d.Pos.Line > lines {
+				t.Fatalf("position %v beyond the input's %d lines: %v", d.Pos, lines, d)
+			}
+		}
+		if doc != nil && doc.Root != nil {
+			r := NewReader(doc, &diags)
+			m := r.Map(doc.Root, "doc", true)
+			m.Get("a")
+			m.Done()
+		}
+	})
+}
