@@ -116,6 +116,9 @@ func findOp(s string) (int, Op) {
 
 func parseComparison(left string, op Op, right string) (Predicate, *failure) {
 	left, right = strings.TrimSpace(left), strings.TrimSpace(right)
+	if left == "" {
+		return nil, invalidf("the left side of `%s` is empty, expected a fact path", op)
+	}
 	if !ValidFactPath(left) {
 		return nil, invalidf("the left side of `%s` must be a fact path, found %s", op, describeText(left))
 	}

@@ -154,6 +154,9 @@ func FuzzParse(f *testing.F) {
 	for _, c := range compactCases {
 		f.Add(c.in)
 	}
+	for _, s := range goldenSeeds(f) {
+		f.Add(s)
+	}
 	for _, s := range []string{"a: &x b\nc: *x", "[[[[[[x]]]]]]", "x: {eq: .nan}", "- !!str 3\n- !!binary aGk=", "? [a]\n: b", "--- a\n--- b"} {
 		f.Add(s)
 	}
