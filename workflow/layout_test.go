@@ -133,8 +133,9 @@ func checkBackIsClosing(t *testing.T, w *Workflow, l *Layout) {
 }
 
 func TestLayoutColumns(t *testing.T) {
-	// b and c share layer 1; c is discovered first (from a's only
-	// successor order is ascending, so b first) — columns follow disc.
+	// b and c share layer 1; a's successors are tried in ascending order,
+	// so b is discovered before c whatever the document order, and columns
+	// follow discovery. x, a second root, joins layer 0 after a.
 	w := mustLoad(t, `id: demo/cols
 title: Columns
 initial: a
