@@ -29,6 +29,9 @@ func FuzzLoadWorkflow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, diags := Load("f.yaml", data)
 		checkPositions(t, data, diags)
+		if _, again := Load("f.yaml", data); errorLines(again) != errorLines(diags) {
+			t.Fatalf("Load is not deterministic:\n%s---\n%s", errorLines(diags), errorLines(again))
+		}
 		if w == nil || diags.HasErrors() {
 			return
 		}
