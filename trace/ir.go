@@ -103,9 +103,9 @@ type Event struct {
 // list is absent, which is not the same as empty.
 type SessionStart struct {
 	Model, PermissionMode, APIKeySource, HarnessVersion, OutputStyle, Cwd *string
-	Tools, AvailableOperations, SlashCommands, Skills, Agents          []string
-	Plugins                                                            []Plugin
-	MCPServers                                                         []MCPServer
+	Tools, AvailableOperations, SlashCommands, Skills, Agents             []string
+	Plugins                                                               []Plugin
+	MCPServers                                                            []MCPServer
 }
 
 // Plugin is one plugin a session loaded.
@@ -172,13 +172,13 @@ type RateLimit struct {
 
 // RunOutcome is a terminal record of one session of a run.
 type RunOutcome struct {
-	IsError                                                   *bool
-	Subtype, StopReason, TerminalReason, APIErrorStatus       *string
-	NumTurns, DurationMs, DurationAPIMs, TTFTMs, TimeToReqMs  *uint64
-	TotalCostUSD                                              *float64
-	PermissionDenials, SubagentsSpawned                       *uint64
-	Usage                                                     *Usage
-	ModelUsage                                                map[string]ModelUsage
+	IsError                                                  *bool
+	Subtype, StopReason, TerminalReason, APIErrorStatus      *string
+	NumTurns, DurationMs, DurationAPIMs, TTFTMs, TimeToReqMs *uint64
+	TotalCostUSD                                             *float64
+	PermissionDenials, SubagentsSpawned                      *uint64
+	Usage                                                    *Usage
+	ModelUsage                                               map[string]ModelUsage
 }
 
 // Usage is the token usage of a run.
@@ -202,10 +202,10 @@ type Opaque struct {
 
 // Request is one API-bearing record (trace.md §1.4).
 type Request struct {
-	SourceLine                                                               int
-	RequestID, Model                                                         *string
+	SourceLine                                                                int
+	RequestID, Model                                                          *string
 	InputTokens, OutputTokens, CacheReadInputTokens, CacheCreationInputTokens *uint64
-	Events                                                                   []int
+	Events                                                                    []int
 }
 
 // Step is one tool call's timing (trace.md §1.7). Negative intervals are kept.
