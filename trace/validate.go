@@ -10,9 +10,8 @@ import (
 )
 
 var (
-	identRe    = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-	docIDRe    = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)?$`)
-
+	identRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	docIDRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)?$`)
 )
 
 // validator accumulates refusals other than TRACE-SPEC-002.
@@ -309,4 +308,3 @@ func (v *validator) availability(a *Availability, loc string) {
 		a.Form, a.Tools, a.Operations = "offered_any", sortedSet(w.tools), sortedSet(w.ops)
 	}
 }
-
