@@ -75,11 +75,20 @@ func UnknownAdvisory(spec *Spec, ids []string) []string {
 	return unknown
 }
 
+// ValidateAdvisory returns an error naming the spec id and every id of ids
+// the spec does not declare, or nil.
+func ValidateAdvisory(spec *Spec, ids []string) error {
+	if unknown := UnknownAdvisory(spec, ids); len(unknown) > 0 {
+		return fmt.Errorf("specification `%s` declares no expectation %s", spec.ID, backtickJoin(unknown, ", "))
+	}
+	return nil
+}
+
 // Check evaluates every expectation of spec against ir. It fails only when
 // opts.Advisory names an id the spec does not declare.
 func Check(spec *Spec, ir *IR, opts CheckOptions) (*Report, error) {
-	if unknown := UnknownAdvisory(spec, opts.Advisory); len(unknown) > 0 {
-		return nil, fmt.Errorf("specification `%s` declares no expectation %s", spec.ID, backtickJoin(unknown, ", "))
+	if err := ValidateAdvisory(spec, opts.Advisory); err != nil {
+		return nil, err
 	}
 	r := &Report{
 		Format: ReportFormat, SpecID: spec.ID, SpecTitle: spec.Title, SpecDigest: spec.Digest,
