@@ -1,0 +1,161 @@
+package trace
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Census is the summary `aepflow trace inspect` prints (trace.md §6.1). Its
+// JSON form is the reference's, nulls kept.
+type Census struct {
+	TranscriptDigest   string                  `json:"transcript_digest"`
+	Events             int                     `json:"events"`
+	EventsByFamily     map[string]int          `json:"events_by_family"`
+	OpaqueEvents       int                     `json:"opaque_events"`
+	AssistantEvents    int                     `json:"assistant_events"`
+	APIRequests        int                     `json:"api_requests"`
+	ToolTraffic        map[string]*ToolTraffic `json:"tool_traffic"`
+	RepeatedCallGroups int                     `json:"repeated_call_groups"`
+	Steps              []Step                  `json:"steps"`
+	InferenceTotalMs   *int64                  `json:"inference_total_ms"`
+	ToolExecTotalMs    *int64                  `json:"tool_exec_total_ms"`
+}
+
+// ToolTraffic is the traffic of one tool: calls, errors and correlated
+// results, with input and result sizes in bytes.
+type ToolTraffic struct {
+	Calls       int    `json:"calls"`
+	Errors      int    `json:"errors"`
+	Results     int    `json:"results"`
+	InputBytes  uint64 `json:"input_bytes"`
+	ResultBytes uint64 `json:"result_bytes"`
+}
+
+// NewCensus summarises ir.
+func NewCensus(ir *IR) *Census {
+	c := &Census{
+		TranscriptDigest: ir.TranscriptDigest,
+		Events:           len(ir.Events),
+		EventsByFamily:   map[string]int{},
+		OpaqueEvents:     ir.Unread(),
+		AssistantEvents:  len(ir.Requests),
+		APIRequests:      apiRequests(ir.Requests),
+		ToolTraffic:      map[string]*ToolTraffic{},
+		Steps:            ir.steps,
+	}
+	for _, e := range ir.Events {
+		c.EventsByFamily[string(e.Family)]++
+	}
+	keys := map[string]int{}
+	for _, ci := range ir.calls {
+		call := ir.Events[ci].Call
+		t := c.ToolTraffic[call.Name]
+		if t == nil {
+			t = &ToolTraffic{}
+			c.ToolTraffic[call.Name] = t
+		}
+		t.Calls++
+		t.InputBytes += call.InputBytes
+		if r := call.ResultEvent; r != nil {
+			res := ir.Events[*r].Result
+			t.Results++
+			t.ResultBytes += res.ContentBytes
+			if res.IsError != nil && *res.IsError {
+				t.Errors++
+			}
+		}
+		keys[repetitionKey(call)]++
+	}
+	for _, n := range keys {
+		if n > 1 {
+			c.RepeatedCallGroups++
+		}
+	}
+	c.InferenceTotalMs, c.ToolExecTotalMs = stepTotals(ir.steps)
+	return c
+}
+
+// apiRequests counts distinct non-null request ids plus requests without one.
+func apiRequests(reqs []Request) int {
+	seen := map[string]bool{}
+	n := 0
+	for _, r := range reqs {
+		if r.RequestID == nil {
+			n++
+		} else if !seen[*r.RequestID] {
+			seen[*r.RequestID] = true
+			n++
+		}
+	}
+	return n
+}
+
+func repetitionKey(c *ToolCall) string { return c.Name + " " + Compact(c.Input) }
+
+// stepTotals sums gen and exec over all steps; a total is nil when any value
+// is nil or there are no steps.
+func stepTotals(steps []Step) (gen, exec *int64) {
+	if len(steps) == 0 {
+		return nil, nil
+	}
+	var g, x int64
+	gok, xok := true, true
+	for _, s := range steps {
+		if s.GenMs == nil {
+			gok = false
+		} else {
+			g += *s.GenMs
+		}
+		if s.ExecMs == nil {
+			xok = false
+		} else {
+			x += *s.ExecMs
+		}
+	}
+	if gok {
+		gen = &g
+	}
+	if xok {
+		exec = &x
+	}
+	return gen, exec
+}
+
+// WriteText prints the census in the layout of trace.md §6.1.
+func (c *Census) WriteText(w io.Writer) error {
+	var b strings.Builder
+	row := func(label, format string, args ...any) {
+		fmt.Fprintf(&b, "%-13s%s\n", label, fmt.Sprintf(format, args...))
+	}
+	row("transcript", "sha256:%s", c.TranscriptDigest)
+	var fams []string
+	for _, f := range sortedKeys(c.EventsByFamily) {
+		fams = append(fams, fmt.Sprintf("%d %s", c.EventsByFamily[f], f))
+	}
+	row("events", "%d total — %s", c.Events, strings.Join(fams, ", "))
+	row("unread", "%d event(s) the adapter could not read", c.OpaqueEvents)
+	row("requests", "%d assistant events, %d api requests", c.AssistantEvents, c.APIRequests)
+	calls, results := 0, uint64(0)
+	for _, name := range sortedKeys(c.ToolTraffic) {
+		t := c.ToolTraffic[name]
+		row("tool", "%s: %d call(s), %d error(s), in %dB, results %dB", name, t.Calls, t.Errors, t.InputBytes, t.ResultBytes)
+		calls += t.Calls
+		results += t.ResultBytes
+	}
+	row("tools-total", "%d call(s), results %dB into context", calls, results)
+	row("repeated", "%d identical call group(s)", c.RepeatedCallGroups)
+	for k, s := range c.Steps {
+		row("step", "%d. %s (event %d): gen %s, exec %s", k+1, s.Tool, s.CallEvent, msOrQ(s.GenMs), msOrQ(s.ExecMs))
+	}
+	row("time-split", "inference %s, tool-exec %s across %d step(s)", msOrQ(c.InferenceTotalMs), msOrQ(c.ToolExecTotalMs), len(c.Steps))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func msOrQ(v *int64) string {
+	if v == nil {
+		return "?"
+	}
+	return fmt.Sprintf("%dms", *v)
+}

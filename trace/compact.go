@@ -1,0 +1,240 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Compact returns the canonical compact JSON text of v (trace.md §1.9): object
+// keys sorted at every level, no spaces, only `"`, `\` and control characters
+// escaped, integers as written and other numbers in shortest round-trip form.
+// It is not encoding/json's output: that escapes HTML characters and
+// U+2028/U+2029, which the reference does not.
+//
+// v holds the values decoding with UseNumber produces (nil, bool,
+// json.Number, string, []any, map[string]any) and, for canonical documents
+// built in Go, float64, int, int64, uint64, []string and *string.
+func Compact(v any) string {
+	var b strings.Builder
+	writeCompact(&b, v)
+	return b.String()
+}
+
+func writeCompact(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case json.Number:
+		b.WriteString(formatNumber(x))
+	case float64:
+		b.WriteString(FormatFloat(x))
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case uint64:
+		b.WriteString(strconv.FormatUint(x, 10))
+	case string:
+		writeString(b, x)
+	case *string:
+		if x == nil {
+			b.WriteString("null")
+		} else {
+			writeString(b, *x)
+		}
+	case []string:
+		b.WriteByte('[')
+		for i, s := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, s)
+		}
+		b.WriteByte(']')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCompact(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		keys := sortedKeys(x)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, k)
+			b.WriteByte(':')
+			writeCompact(b, x[k])
+		}
+		b.WriteByte('}')
+	default:
+		// Only reachable through a programming error; keep the output JSON.
+		writeString(b, fmt.Sprint(x))
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func writeString(b *strings.Builder, s string) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			b.WriteString(`\"`)
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\b':
+			b.WriteString(`\b`)
+		case c == '\f':
+			b.WriteString(`\f`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20:
+			b.WriteString(`\u00`)
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xf])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// formatNumber writes a JSON number the way serde_json re-serialises it:
+// integers that fit 64 bits as integers, everything else as an f64.
+func formatNumber(n json.Number) string {
+	s := string(n)
+	if !strings.ContainsAny(s, ".eE") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return strconv.FormatInt(i, 10)
+		}
+		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return strconv.FormatUint(u, 10)
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !isRangeErr(err) {
+		return s
+	}
+	return FormatFloat(f)
+}
+
+func isRangeErr(err error) bool {
+	var ne *strconv.NumError
+	if e, ok := err.(*strconv.NumError); ok {
+		ne = e
+	}
+	return ne != nil && ne.Err == strconv.ErrRange
+}
+
+// FormatFloat formats f as the shortest text that round-trips, in the layout
+// of the ryu crate the reference uses: integral values keep a `.0`, and the
+// exponent form appears only below 1e-5 or from 1e16 up (`1e-7`, `1e16`).
+// NaN and infinities, which JSON cannot carry, format as `null`.
+func FormatFloat(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "null"
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64)
+	sign := ""
+	if s[0] == '-' {
+		sign, s = "-", s[1:]
+	}
+	mant, expText, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(expText)
+	digits := strings.Replace(mant, ".", "", 1)
+	n := len(digits)
+	kk := exp + 1 // position of the decimal point relative to the digits
+	switch {
+	case kk-n >= 0 && kk <= 16:
+		return sign + digits + strings.Repeat("0", kk-n) + ".0"
+	case kk > 0 && kk <= 16:
+		return sign + digits[:kk] + "." + digits[kk:]
+	case kk > -5 && kk <= 0:
+		return sign + "0." + strings.Repeat("0", -kk) + digits
+	case n == 1:
+		return sign + digits + "e" + strconv.Itoa(kk-1)
+	default:
+		return sign + digits[:1] + "." + digits[1:] + "e" + strconv.Itoa(kk-1)
+	}
+}
+
+// shortFloat formats f for notes and bound displays: shortest round-trip,
+// without the `.0` of integral values (`1.0` → `1`).
+func shortFloat(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// Quote returns s in double quotes with Rust-debug escaping, the form quoted
+// displays use (trace.md §3.5): `"`, `\` and control characters escaped,
+// printable non-ASCII kept.
+func Quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case 0:
+			b.WriteString(`\0`)
+		default:
+			if r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
+				fmt.Fprintf(&b, `\u{%x}`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// decodeJSON decodes one complete JSON value with UseNumber, refusing
+// trailing data after it.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, fmt.Errorf("trailing data after the JSON value")
+	}
+	return v, nil
+}

@@ -1,0 +1,157 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// EvidenceKind is the kind of the record `evidence` mints.
+const EvidenceKind = "trace_conformance"
+
+// Statuses of a trace_conformance record.
+const (
+	StatusPassed       = "passed"
+	StatusFailed       = "failed"
+	StatusInconclusive = "inconclusive"
+)
+
+// Evidence is a trace_conformance evidence record (trace.md §7). Field order
+// is the record's key order in YAML and JSON.
+type Evidence struct {
+	Kind                string     `json:"kind" yaml:"kind"`
+	Specification       string     `json:"specification" yaml:"specification"`
+	SpecDigest          string     `json:"spec_digest" yaml:"spec_digest"`
+	TranscriptDigest    string     `json:"transcript_digest" yaml:"transcript_digest"`
+	Status              string     `json:"status" yaml:"status"`
+	ExpectationsTotal   int        `json:"expectations_total" yaml:"expectations_total"`
+	ExpectationsGapped  int        `json:"expectations_gapped" yaml:"expectations_gapped"`
+	ExpectationsUnknown int        `json:"expectations_unknown" yaml:"expectations_unknown"`
+	AdvisoryOverrides   []string   `json:"advisory_overrides,omitempty" yaml:"advisory_overrides,omitempty"`
+	Adapter             string     `json:"adapter" yaml:"adapter"`
+	GappedExpectations  []string   `json:"gapped_expectations,omitempty" yaml:"gapped_expectations,omitempty"`
+	ObservedAt          int64      `json:"observed_at" yaml:"observed_at"`
+	Producer            Producer   `json:"producer" yaml:"producer"`
+	Provenance          Provenance `json:"provenance" yaml:"provenance"`
+}
+
+// Producer names who minted a record; for trace evidence it is constant.
+type Producer struct {
+	Producer string `json:"producer" yaml:"producer"`
+	Verifier string `json:"verifier" yaml:"verifier"`
+}
+
+// Provenance says how the record was produced.
+type Provenance struct {
+	Command string   `json:"command" yaml:"command"`
+	Inputs  []string `json:"inputs" yaml:"inputs"`
+}
+
+var (
+	specDigestRe       = regexp.MustCompile(`^[0-9a-f]{16,64}$`)
+	transcriptDigestRe = regexp.MustCompile(`^[0-9a-f]{64}$`)
+)
+
+// NewEvidence mints the record of a report. specPath and transcriptPath are
+// the inputs as the user gave them; observedAt is epoch milliseconds.
+func NewEvidence(r *Report, specPath, transcriptPath string, observedAt int64) (*Evidence, error) {
+	if !specDigestRe.MatchString(r.SpecDigest) {
+		return nil, fmt.Errorf("spec digest `%s` is not 16 to 64 lowercase hex", r.SpecDigest)
+	}
+	if !transcriptDigestRe.MatchString(r.TranscriptDigest) {
+		return nil, fmt.Errorf("transcript digest `%s` is not 64 lowercase hex", r.TranscriptDigest)
+	}
+	status := map[string]string{VerdictOK: StatusPassed, VerdictGap: StatusFailed, VerdictUnknown: StatusInconclusive}[r.Verdict]
+	var gapped []string
+	for _, row := range r.Expectations {
+		if row.Verdict == VerdictGap {
+			gapped = append(gapped, row.ID)
+		}
+	}
+	cmd := "aepflow trace evidence --spec " + specPath + " --transcript " + transcriptPath
+	for _, id := range r.AdvisoryOverrides {
+		cmd += " --advisory " + id
+	}
+	adapter := r.Adapter.Name
+	if len(r.Adapter.WrittenAgainst) > 0 {
+		adapter += " (written against " + strings.Join(r.Adapter.WrittenAgainst, ", ") + ")"
+	}
+	return &Evidence{
+		Kind: EvidenceKind, Specification: r.SpecID, SpecDigest: r.SpecDigest, TranscriptDigest: r.TranscriptDigest,
+		Status: status, ExpectationsTotal: r.Summary.Total, ExpectationsGapped: r.Summary.Gap,
+		ExpectationsUnknown: r.Summary.Unknown, AdvisoryOverrides: r.AdvisoryOverrides, Adapter: adapter,
+		GappedExpectations: gapped, ObservedAt: observedAt,
+		Producer:   Producer{Producer: "verifier", Verifier: "trace-checker"},
+		Provenance: Provenance{Command: cmd, Inputs: []string{specPath, transcriptPath}},
+	}, nil
+}
+
+// EncodeEvidenceYAML writes records as a YAML list: 2-space indent, sequence
+// items flush with their key.
+func EncodeEvidenceYAML(w io.Writer, records []*Evidence) error {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	enc.CompactSeqIndent()
+	if err := enc.Encode(records); err != nil {
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// EncodeEvidenceJSON writes records as a pretty JSON array with a trailing newline.
+func EncodeEvidenceJSON(w io.Writer, records []*Evidence) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(records); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// DecodeEvidence reads records written by either encoder (a YAML or JSON list).
+func DecodeEvidence(data []byte) ([]*Evidence, error) {
+	var out []*Evidence
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ParseObservedAt reads `--observed-at`: `YYYY-MM-DD` (UTC midnight) or
+// non-negative epoch milliseconds. A future time is refused: epoch ms after
+// now, or a date whose UTC midnight minus 14 hours is still ahead of now
+// (the day has begun nowhere).
+func ParseObservedAt(s string, now time.Time) (int64, error) {
+	nowMs := now.UnixMilli()
+	if t, err := time.Parse("2006-01-02", s); err == nil && len(s) == 10 {
+		ms := t.UnixMilli()
+		if ms-14*3600*1000 > nowMs {
+			return 0, fmt.Errorf("--observed-at %s is in the future: that day has begun nowhere yet", s)
+		}
+		return ms, nil
+	}
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil && ms >= 0 && !strings.HasPrefix(s, "+") {
+		if ms > nowMs {
+			return 0, fmt.Errorf("--observed-at %s is in the future", s)
+		}
+		return ms, nil
+	}
+	return 0, fmt.Errorf("--observed-at %q is neither a date YYYY-MM-DD nor non-negative epoch milliseconds", s)
+}

@@ -1,0 +1,139 @@
+package trace
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// textOf is the text a matcher reads from a recorded JSON value: the string
+// itself, else its compact JSON.
+func textOf(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return Compact(v)
+}
+
+// MatchValue reports whether a recorded JSON value (as decoded with
+// UseNumber) satisfies m (trace.md §3.5).
+func (m *Matcher) MatchValue(v any) bool {
+	if m.Op == "equals" {
+		return equalsValue(m.Value, v)
+	}
+	return m.MatchText(textOf(v))
+}
+
+// MatchText reports whether plain text satisfies m; `equals` matches text
+// only when it is a string equal to it.
+func (m *Matcher) MatchText(t string) bool {
+	switch m.Op {
+	case "exact":
+		return t == m.Text
+	case "contains":
+		return strings.Contains(t, m.Text)
+	case "glob":
+		return globMatch(m.Text, t)
+	case "regex":
+		return m.re != nil && m.re.MatchString(t)
+	case "equals":
+		s, ok := m.Value.(string)
+		return ok && s == t
+	}
+	return false
+}
+
+// equalsValue compares like with like: bool with bool, an integer with a JSON
+// integer of equal value (a recorded float never matches), string with string.
+func equalsValue(want, got any) bool {
+	switch w := want.(type) {
+	case bool:
+		g, ok := got.(bool)
+		return ok && g == w
+	case string:
+		g, ok := got.(string)
+		return ok && g == w
+	case int64:
+		n, ok := got.(json.Number)
+		if !ok || !isInteger(n) {
+			return false
+		}
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		return err == nil && i == w
+	}
+	return false
+}
+
+// globMatch matches text against a glob anchored at both ends: `*` is any run
+// of characters (empty included), `?` one character, everything else literal.
+func globMatch(pattern, text string) bool {
+	p := []rune(pattern)
+	t := []rune(text)
+	pi, ti := 0, 0
+	star, mark := -1, 0
+	for ti < len(t) {
+		switch {
+		case pi < len(p) && (p[pi] == '?' || p[pi] == t[ti]) && p[pi] != '*':
+			pi++
+			ti++
+		case pi < len(p) && p[pi] == '*':
+			star, mark = pi, ti
+			pi++
+		case star >= 0:
+			pi = star + 1
+			mark++
+			ti = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(p) && p[pi] == '*' {
+		pi++
+	}
+	return pi == len(p)
+}
+
+// Display renders m as reasons and notes show it: `= "s"`, `~ "s"`,
+// `glob "p"`, `regex "p"`, `== x`.
+func (m *Matcher) Display() string {
+	switch m.Op {
+	case "exact":
+		return "= " + Quote(m.Text)
+	case "contains":
+		return "~ " + Quote(m.Text)
+	case "glob":
+		return "glob " + Quote(m.Text)
+	case "regex":
+		return "regex " + Quote(m.Text)
+	}
+	switch v := m.Value.(type) {
+	case string:
+		return "== " + Quote(v)
+	case float64:
+		return "== " + shortFloat(v)
+	default:
+		return fmt.Sprintf("== %v", v)
+	}
+}
+
+// canonical is the matcher's externally tagged canonical form.
+func (m *Matcher) canonical() map[string]any {
+	if m.Op == "equals" {
+		return map[string]any{"equals": m.Value}
+	}
+	return map[string]any{m.Op: m.Text}
+}
+
+// trivial reports whether every text satisfies m (refused for text.matches).
+func (m *Matcher) trivial() bool {
+	switch m.Op {
+	case "contains":
+		return m.Text == ""
+	case "glob":
+		return m.Text != "" && strings.Trim(m.Text, "*") == ""
+	case "regex":
+		return m.re != nil && m.re.MatchString("") && m.re.MatchString("\x00")
+	}
+	return false
+}

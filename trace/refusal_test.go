@@ -1,0 +1,188 @@
+package trace
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const okHeader = "format: trace-spec/1\nid: t\nexpectations:\n"
+
+// TestSpecRefusals checks every refusal code with its location.
+func TestSpecRefusals(t *testing.T) {
+	for _, c := range []struct {
+		name, doc string
+		want      []string // CODE@location
+	}{
+		{"format", "format: trace-spec/2\nid: t\nexpectations:\n- {id: a, expect: {turns: {count: {at_most: 1}}}}\n", []string{"TRACE-SPEC-001@format"}},
+		{"not-yaml", "format: [\n", []string{"TRACE-SPEC-002@document"}},
+		{"unknown-key", okHeader + "- {id: a, expect: {tool.called: {toool: Bash}}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"unknown-kind", okHeader + "- {id: a, expect: {tool.caled: {tool: Bash}}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"flat-kind", okHeader + "- {id: a, tool.called: {tool: Bash}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"bare-count", okHeader + "- {id: a, expect: {turns: {count: 1}}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"negative", okHeader + "- {id: a, expect: {turns: {count: {at_most: -1}}}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"fraction", okHeader + "- {id: a, expect: {turns: {count: {at_most: 1.5}}}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"yes-is-string", okHeader + "- {id: a, expect: {cache.used: {equals: yes}}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"duplicate-key", okHeader + "- {id: a, id: b, expect: {turns: {count: {at_most: 1}}}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"duplicate-id", okHeader + "- {id: a, expect: {turns: {count: {at_most: 1}}}}\n- {id: a, expect: {turns: {count: {at_most: 2}}}}\n", []string{"TRACE-SPEC-003@expectations[1].id"}},
+		{"empty", "format: trace-spec/1\nid: t\nexpectations: []\n", []string{"TRACE-SPEC-004@expectations"}},
+		{"omitted", "format: trace-spec/1\nid: t\n", []string{"TRACE-SPEC-004@expectations"}},
+		{"unscoped-absent", okHeader + "- {id: a, expect: {tool.absent: {}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.tool.absent"}},
+		{"tool-and-tools", okHeader + "- {id: a, expect: {tool.called: {tool: A, tools: [B]}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.tool.called.tools"}},
+		{"repeated-tools", okHeader + "- {id: a, expect: {tool.called: {tools: [B, B]}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.tool.called.tools"}},
+		{"blank-skill", okHeader + "- {id: a, expect: {env.skill_available: {skill: \" \"}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.env.skill_available.skill"}},
+		{"no-side", okHeader + "- {id: a, expect: {turns: {count: {}}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.turns.count"}},
+		{"order-same", okHeader + "- {id: a, expect: {order: {first: {tool: A}, before: {tools: [A]}}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.order"}},
+		{"result-empty", okHeader + "- {id: a, expect: {result: {}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.result"}},
+		{"tool-result-empty", okHeader + "- {id: a, expect: {tool.result: {tool: A, result: {}}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.tool.result.result"}},
+		{"fractional-equals", okHeader + "- {id: a, expect: {tool.called: {args: {n: {equals: 1.5}}}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.tool.called.args.n"}},
+		{"share-range", okHeader + "- {id: a, expect: {usage.share: {field: input_tokens, at_most: 1}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.usage.share.at_most"}},
+		{"tool-available-none", okHeader + "- {id: a, expect: {env.tool_available: {}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.env.tool_available"}},
+		{"tool-available-two", okHeader + "- {id: a, expect: {env.tool_available: {tool: A, only: [A]}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.env.tool_available"}},
+		{"available-with-only", okHeader + "- {id: a, expect: {env.tool_available: {only: [A], available: true}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.env.tool_available.available"}},
+		{"trivial-contains", okHeader + "- {id: a, expect: {text.matches: {contains: \"\"}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.text.matches"}},
+		{"trivial-glob", okHeader + "- {id: a, expect: {text.matches: {glob: \"**\"}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.text.matches"}},
+		{"trivial-regex", okHeader + "- {id: a, expect: {text.matches: {regex: \".*\"}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.text.matches"}},
+		{"bad-doc-id", "format: trace-spec/1\nid: Bad/Id\nexpectations:\n- {id: a, expect: {turns: {count: {at_most: 1}}}}\n", []string{"TRACE-SPEC-006@id"}},
+		{"bad-row-id", okHeader + "- {id: A_1, expect: {turns: {count: {at_most: 1}}}}\n", []string{"TRACE-SPEC-006@expectations[0].id"}},
+		{"exactly-with-side", okHeader + "- {id: a, expect: {turns: {count: {exactly: 1, at_most: 2}}}}\n", []string{"TRACE-SPEC-007@expectations[0].expect.turns.count"}},
+		{"bad-regex", okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"*.md\"}}}}}\n", []string{"TRACE-SPEC-008@expectations[0].expect.tool.called.args.command"}},
+		// The example of trace.md §3.8: exactly 001, 003, 007 and 008.
+		{"combined", "format: trace-spec/2\nid: t\nexpectations:\n- {id: a, expect: {turns: {count: {at_least: 5, at_most: 2}}}}\n- {id: a, expect: {text.matches: {regex: \"(\"}}}\n",
+			[]string{"TRACE-SPEC-001@format", "TRACE-SPEC-007@expectations[0].expect.turns.count", "TRACE-SPEC-003@expectations[1].id", "TRACE-SPEC-008@expectations[1].expect.text.matches"}},
+	} {
+		_, refusals := ReadSpec([]byte(c.doc))
+		var got []string
+		for _, d := range refusals {
+			got = append(got, d.Code+"@"+d.Path)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: refusals %v, want %v", c.name, got, c.want)
+		}
+	}
+	_, refusals := ReadSpec([]byte(okHeader + "- {id: a, expect: {tool.called: {toool: Bash}}}\n"))
+	if msg := FormatRefusal(refusals[0]); !strings.Contains(msg, "`toool`") || !strings.HasPrefix(msg, "TRACE-SPEC-002 at document: ") {
+		t.Errorf("SPEC-002 message %q does not name the key", msg)
+	}
+	_, refusals = ReadSpec([]byte(okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"*.md\"}}}}}\n"))
+	if !strings.Contains(refusals[0].Message, "glob syntax") {
+		t.Errorf("SPEC-008 message %q does not mention glob syntax", refusals[0].Message)
+	}
+}
+
+// TestSpecJSONDigestsLikeYAML: JSON and YAML spellings of one document digest equally.
+func TestSpecJSONDigestsLikeYAML(t *testing.T) {
+	y := mustSpec(t, []byte("# comment\nid: planning-plugin/eval\nformat: trace-spec/1\nexpectations:\n- id: only\n  expect: {tool.absent: {tool: Edit, args: {file_path: {glob: \"*/.engineering/planning/*.md\"}}}}\n"))
+	j := mustSpec(t, []byte(`{"format":"trace-spec/1","id":"planning-plugin/eval","expectations":[{"id":"only","expect":{"tool.absent":{"args":{"file_path":{"glob":"*/.engineering/planning/*.md"}},"tool":"Edit"}}}]}`))
+	const vector = "935cd04eaca6870e46bef165186a955de51d42971386eaa04bf719d797ed140e"
+	if y.Digest != vector || j.Digest != vector {
+		t.Errorf("digests %s / %s, want the published vector %s", y.Digest, j.Digest, vector)
+	}
+}
+
+// TestAdaptRefusals checks TRACE-ADAPT-001/002 and reader selection.
+func TestAdaptRefusals(t *testing.T) {
+	for _, c := range []struct {
+		name, data, adapter string
+		want                []string
+	}{
+		{"not-utf8", "{\"type\":\"x\"}\n\xff\n", "claude-code/stream-json", []string{"TRACE-ADAPT-001@transcript"}},
+		{"empty", "", "claude-code/stream-json", []string{"TRACE-ADAPT-002@transcript"}},
+		{"blank", "\n  \n", "claude-code/stream-json", []string{"TRACE-ADAPT-002@transcript"}},
+		{"not-json", "{\"type\":\"x\"}\n\nnot json\n{oops\n", "claude-code/stream-json", []string{"TRACE-ADAPT-001@line[3]", "TRACE-ADAPT-001@line[4]"}},
+		{"command-tag", "{\"format\":\"metaharness.command/1\"}\n", "claude-code/stream-json", nil},
+		{"event-missing-tag", "{\"format\":\"metaharness.event/1\",\"event\":\"text\",\"text\":\"a\"}\r\n{\"event\":\"text\"}\n{\"format\":\"other/1\"}\n", "metaharness/event-stream", []string{"TRACE-ADAPT-001@line[2]", "TRACE-ADAPT-001@line[3]"}},
+		{"event-control-only", "{\"format\":\"metaharness.event/1\",\"event\":\"turn.started\"}\n", "metaharness/event-stream", []string{"TRACE-ADAPT-002@transcript"}},
+	} {
+		ir, adapter, refusals := Read([]byte(c.data))
+		var got []string
+		for _, d := range refusals {
+			got = append(got, d.Code+"@"+d.Path)
+		}
+		if adapter.Name != c.adapter || !slices.Equal(got, c.want) || (ir == nil) != (len(c.want) > 0) {
+			t.Errorf("%s: adapter %s refusals %v, want %s %v", c.name, adapter.Name, got, c.adapter, c.want)
+		}
+	}
+	_, _, refusals := Read([]byte("{\"format\":\"metaharness.event/1\",\"event\":\"text\"}\n{\"format\":\"other/1\"}\n"))
+	if !strings.Contains(refusals[0].Message, "other/1") {
+		t.Errorf("message %q does not name the tag found", refusals[0].Message)
+	}
+}
+
+// TestMatchers pins the five matchers' semantics (trace.md §3.5).
+func TestMatchers(t *testing.T) {
+	num := func(s string) any { return json.Number(s) }
+	for _, c := range []struct {
+		m    Matcher
+		v    any
+		want bool
+	}{
+		{Matcher{Op: "glob", Text: "a.c+d"}, "a.c+d", true},
+		{Matcher{Op: "glob", Text: "a.c+d"}, "abcccd", false},
+		{Matcher{Op: "glob", Text: "a.c+d"}, "xa.c+dy", false},
+		{Matcher{Op: "glob", Text: "*/planning/*.md"}, "/w/.engineering/planning/a.md", true},
+		{Matcher{Op: "glob", Text: "?é*"}, "xé", true},
+		{Matcher{Op: "glob", Text: "?"}, "", false},
+		{Matcher{Op: "exact", Text: "ls"}, "ls", true},
+		{Matcher{Op: "exact", Text: "ls"}, "ls ", false},
+		{Matcher{Op: "exact", Text: "[1,2]"}, []any{num("1"), num("2")}, true},
+		{Matcher{Op: "contains", Text: "\"k\":1"}, map[string]any{"k": num("1")}, true},
+		{Matcher{Op: "equals", Value: false}, false, true},
+		{Matcher{Op: "equals", Value: false}, "false", false},
+		{Matcher{Op: "equals", Value: int64(3)}, num("3"), true},
+		{Matcher{Op: "equals", Value: int64(3)}, num("3.0"), false},
+		{Matcher{Op: "equals", Value: int64(3)}, "3", false},
+		{Matcher{Op: "equals", Value: "3"}, "3", true},
+		{Matcher{Op: "equals", Value: "3"}, num("3"), false},
+	} {
+		if got := c.m.MatchValue(c.v); got != c.want {
+			t.Errorf("%s on %#v = %v, want %v", c.m.Display(), c.v, got, c.want)
+		}
+	}
+	spec := mustSpec(t, []byte(okHeader+"- {id: a, expect: {text.matches: {regex: '\\.md$'}}}\n- {id: b, expect: {text.matches: {regex: '^$'}}}\n"))
+	re := spec.Expectations[0].Kind.Matcher
+	if !re.MatchText("a/b/story.md") || re.MatchText("a/b/story.markdown") {
+		t.Error("regex is not a search with written anchors")
+	}
+	if eq := (Matcher{Op: "equals", Value: int64(1)}); eq.MatchText("1") {
+		t.Error("a non-string equals matched plain text")
+	}
+	if got := (&Matcher{Op: "contains", Text: "a\"b\n"}).Display(); got != `~ "a\"b\n"` {
+		t.Errorf("display %s", got)
+	}
+}
+
+// TestCompact pins the serde-compatible compact form and float layout.
+func TestCompact(t *testing.T) {
+	v, err := decodeJSON([]byte(`{"b":[1,1.0,1e-7,1e16,0.99,-0.0,123456789012345678901],"a":"<\u2028\u0001\t\"\\é>","c":null,"d":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\"a\":\"<\u2028\\u0001\\t\\\"\\\\é>\",\"b\":[1,1.0,1e-7,1e16,0.99,-0.0,1.2345678901234568e20],\"c\":null,\"d\":true}"
+	if got := Compact(v); got != want {
+		t.Errorf("Compact = %s\nwant      %s", got, want)
+	}
+	for f, want := range map[float64]string{1: "1.0", 0.00001: "0.00001", 1e-6: "1e-6", 1e15: "1000000000000000.0", 2.5e20: "2.5e20", 0.2736588999999999: "0.2736588999999999"} {
+		if got := FormatFloat(f); got != want {
+			t.Errorf("FormatFloat(%v) = %s, want %s", f, got, want)
+		}
+	}
+}
+
+func TestParseTimestamp(t *testing.T) {
+	for in, want := range map[string]int64{
+		"2026-08-21T12:04:15.233Z": 1787313855233, "2026-08-21T12:04:15Z": 1787313855000,
+		"2026-08-21T12:04:15.2Z": 1787313855200, "2026-08-21T12:04:15.23399Z": 1787313855233,
+		"1970-01-01T00:00:00Z": 0, "1969-12-31T23:59:59.000Z": -1000,
+	} {
+		if got, ok := ParseTimestamp(in); !ok || got != want {
+			t.Errorf("ParseTimestamp(%s) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"2026-08-21T12:04:15+00:00", "2026-08-21T12:04:15", "2026-08-21 12:04:15Z", "2026-13-21T12:04:15Z", "2026-08-21T24:00:00Z", "2026-08-21T12:04:15.Z", ""} {
+		if _, ok := ParseTimestamp(in); ok {
+			t.Errorf("ParseTimestamp(%q) accepted", in)
+		}
+	}
+}

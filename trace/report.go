@@ -1,0 +1,267 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// ReportFormat is the format tag of a check report.
+const ReportFormat = "trace-report/1"
+
+// Verdicts of a row and of a whole report, as JSON spells them.
+const (
+	VerdictOK      = "ok"
+	VerdictGap     = "gap"
+	VerdictUnknown = "unknown"
+)
+
+// CheckOptions changes how a check reports, never what it finds.
+type CheckOptions struct {
+	// Advisory lists expectation ids downgraded to advisory for this run.
+	Advisory []string
+	// Redact replaces every ok/gap note by `sha256:` and 12 hex of its digest.
+	Redact bool
+}
+
+// Report is the result of checking a transcript against a specification
+// (`trace-report/1`, trace.md §6.2).
+type Report struct {
+	Format            string   `json:"format"`
+	SpecID            string   `json:"spec_id"`
+	SpecTitle         *string  `json:"spec_title"`
+	SpecDigest        string   `json:"spec_digest"`
+	TranscriptDigest  string   `json:"transcript_digest"`
+	Adapter           Adapter  `json:"adapter"`
+	Redacted          bool     `json:"redacted"`
+	AdvisoryOverrides []string `json:"advisory_overrides"`
+	Summary           Summary  `json:"summary"`
+	Verdict           string   `json:"verdict"`
+	Expectations      []Row    `json:"expectations"`
+}
+
+// Summary counts all rows by row verdict.
+type Summary struct {
+	Total           int `json:"total"`
+	OK              int `json:"ok"`
+	Gap             int `json:"gap"`
+	Unknown         int `json:"unknown"`
+	AdvisoryGap     int `json:"advisory_gap"`
+	AdvisoryUnknown int `json:"advisory_unknown"`
+}
+
+// Row is one expectation's line of the report.
+type Row struct {
+	ID        string  `json:"id"`
+	Statement *string `json:"statement"`
+	Kind      string  `json:"kind"`
+	Severity  string  `json:"severity"`
+	Outcome   Outcome `json:"outcome"`
+	Verdict   string  `json:"verdict"`
+}
+
+// UnknownAdvisory returns the ids of ids the spec does not declare, in the
+// order given.
+func UnknownAdvisory(spec *Spec, ids []string) []string {
+	var unknown []string
+	for _, id := range ids {
+		if !slices.ContainsFunc(spec.Expectations, func(e Expectation) bool { return e.ID == id }) {
+			unknown = append(unknown, id)
+		}
+	}
+	return unknown
+}
+
+// ValidateAdvisory returns an error naming the spec id and every id of ids
+// the spec does not declare, or nil.
+func ValidateAdvisory(spec *Spec, ids []string) error {
+	if unknown := UnknownAdvisory(spec, ids); len(unknown) > 0 {
+		return fmt.Errorf("specification `%s` declares no expectation %s", spec.ID, backtickJoin(unknown, ", "))
+	}
+	return nil
+}
+
+// Check evaluates every expectation of spec against ir. It fails only when
+// opts.Advisory names an id the spec does not declare.
+func Check(spec *Spec, ir *IR, opts CheckOptions) (*Report, error) {
+	if err := ValidateAdvisory(spec, opts.Advisory); err != nil {
+		return nil, err
+	}
+	r := &Report{
+		Format: ReportFormat, SpecID: spec.ID, SpecTitle: spec.Title, SpecDigest: spec.Digest,
+		TranscriptDigest: ir.TranscriptDigest, Adapter: ir.Adapter, Redacted: opts.Redact,
+		AdvisoryOverrides: append([]string{}, opts.Advisory...),
+	}
+	for i := range spec.Expectations {
+		r.Expectations = append(r.Expectations, checkRow(ir, &spec.Expectations[i], opts))
+	}
+	r.tally()
+	return r, nil
+}
+
+func checkRow(ir *IR, e *Expectation, opts CheckOptions) Row {
+	sev := e.Severity
+	if slices.Contains(opts.Advisory, e.ID) {
+		sev = SeverityAdvisory
+	}
+	o := evaluate(ir, &e.Kind)
+	if opts.Redact && o.Result != ResultUndecidable {
+		o.Note = "sha256:" + sha256Hex(o.Note)[:12]
+	}
+	verdict := VerdictOK
+	switch o.Result {
+	case ResultGap:
+		verdict = VerdictGap
+	case ResultUndecidable:
+		verdict = VerdictUnknown
+		if e.OnUnknown == OnUnknownGap {
+			verdict = VerdictGap
+		}
+	}
+	return Row{ID: e.ID, Statement: e.Statement, Kind: string(e.Kind.Name), Severity: sev, Outcome: o, Verdict: verdict}
+}
+
+// tally fills the summary and the overall verdict (gating rows only).
+func (r *Report) tally() {
+	s := Summary{Total: len(r.Expectations)}
+	gateGap, gateUnknown := false, false
+	for _, row := range r.Expectations {
+		adv := row.Severity == SeverityAdvisory
+		switch row.Verdict {
+		case VerdictOK:
+			s.OK++
+		case VerdictGap:
+			s.Gap++
+			if adv {
+				s.AdvisoryGap++
+			} else {
+				gateGap = true
+			}
+		case VerdictUnknown:
+			s.Unknown++
+			if adv {
+				s.AdvisoryUnknown++
+			} else {
+				gateUnknown = true
+			}
+		}
+	}
+	r.Summary = s
+	switch {
+	case gateGap:
+		r.Verdict = VerdictGap
+	case gateUnknown:
+		r.Verdict = VerdictUnknown
+	default:
+		r.Verdict = VerdictOK
+	}
+}
+
+// ExitCode is the exit code of `check` for this report: 0 ok, 1 gap, 3 unknown.
+func (r *Report) ExitCode() int {
+	switch r.Verdict {
+	case VerdictGap:
+		return 1
+	case VerdictUnknown:
+		return 3
+	}
+	return 0
+}
+
+// WriteJSON writes the report as pretty JSON with a trailing newline.
+func (r *Report) WriteJSON(w io.Writer) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// WriteText writes the report in the layout of trace.md §6.2.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	s := r.Summary
+	fmt.Fprintf(&b, "%s against transcript sha256:%s… — %d ok, %d gap, %d unk\n",
+		r.SpecID, r.TranscriptDigest[:12], s.OK, s.Gap, s.Unknown)
+	if r.SpecTitle != nil {
+		fmt.Fprintf(&b, "  %s\n", *r.SpecTitle)
+	}
+	width := 0
+	for _, row := range r.Expectations {
+		width = max(width, len([]rune(row.ID)))
+	}
+	for _, row := range r.Expectations {
+		fmt.Fprintf(&b, "  %-9s %s  %s\n", rowStatus(row), padRight(row.ID, width), rowDetail(row))
+	}
+	fmt.Fprintf(&b, "spec sha256:%s…  adapter %s\n", r.SpecDigest[:12], r.Adapter.Name)
+	if len(r.AdvisoryOverrides) > 0 {
+		fmt.Fprintf(&b, "advisory: %s downgraded for this run; the spec digest is of the document as authored\n",
+			backtickJoin(r.AdvisoryOverrides, ", "))
+	}
+	if r.Redacted {
+		b.WriteString("Redacted: citations are event indices and digests only. ")
+	} else {
+		b.WriteString("Notes quote command strings and file paths from the transcript; pass --redact to cite indices and digests only. ")
+	}
+	fmt.Fprintf(&b, "Transcript sha256:%s\n", r.TranscriptDigest)
+	b.WriteString(r.sentence() + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func padRight(s string, width int) string {
+	return s + strings.Repeat(" ", width-len([]rune(s)))
+}
+
+func rowStatus(row Row) string {
+	st := map[string]string{VerdictOK: "ok", VerdictGap: "gap", VerdictUnknown: "unk"}[row.Verdict]
+	if row.Severity == SeverityAdvisory {
+		st += " (adv)"
+	}
+	return st
+}
+
+func rowDetail(row Row) string {
+	o := row.Outcome
+	if o.Result == ResultUndecidable {
+		return o.Reason.Sentence()
+	}
+	if len(o.Events) == 0 {
+		return o.Note
+	}
+	return o.Note + " at " + citeList(o.Events)
+}
+
+// sentence is the text report's closing verdict sentence.
+func (r *Report) sentence() string {
+	s := r.Summary
+	switch r.Verdict {
+	case VerdictGap:
+		var ids []string
+		for _, row := range r.Expectations {
+			if row.Verdict == VerdictGap && row.Severity != SeverityAdvisory {
+				ids = append(ids, row.ID)
+			}
+		}
+		return fmt.Sprintf("not conformant: %d gating expectation(s) gap: %s (exit 1)", len(ids), strings.Join(ids, ", "))
+	case VerdictUnknown:
+		n := 0
+		for _, row := range r.Expectations {
+			if row.Verdict == VerdictUnknown && row.Severity != SeverityAdvisory {
+				n++
+			}
+		}
+		return fmt.Sprintf("undecided: %d gating expectation(s) could not be decided from this transcript; the transcript format, not the agent, needs attention (exit 3)", n)
+	}
+	if s.Unknown > 0 {
+		return fmt.Sprintf("conformant: every gating expectation holds; %d row(s) that gate nothing are unknown or advisory gaps (exit 0)", s.Unknown+s.AdvisoryGap)
+	}
+	return "conformant: every gating expectation holds (exit 0)"
+}

@@ -1,0 +1,188 @@
+package trace
+
+// readStreamJSON reads Claude Code stream-json lines (trace.md §2.3).
+func readStreamJSON(b *builder, lines []line) {
+	for _, ln := range lines {
+		v, err := decodeJSON([]byte(ln.text))
+		if err != nil {
+			b.refusals.Add(refusal(CodeAdaptUnreadable, lineLoc(ln), "line %d is not JSON: %v", ln.number, err))
+			continue
+		}
+		o, _ := asObj(v)
+		before := len(b.events)
+		recognised := streamJSONLine(b, ln, o)
+		if recognised && len(b.events) == before {
+			b.push(ln, o.str("timestamp"), opaqueEvent(o.str("type"), o.str("subtype"), sha256Hex(ln.text)))
+		}
+	}
+	b.markers = []string{"result"}
+	if n := len(b.events); n > 0 && b.events[n-1].Family == FamilyRunOutcome {
+		b.close = &StreamClose{Witness: "terminal_record", Reason: b.events[n-1].Outcome.Subtype}
+	}
+}
+
+func lineLoc(ln line) string { return "line[" + itoa(ln.number) + "]" }
+
+// streamJSONLine maps one line; it reports whether the line's type was
+// recognised (a recognised line that yields nothing becomes one opaque event).
+func streamJSONLine(b *builder, ln line, o obj) bool {
+	ts := o.str("timestamp")
+	digest := func() string { return sha256Hex(ln.text) }
+	typ, subtype := o.str("type"), o.str("subtype")
+	t, st := deref(typ), deref(subtype)
+	switch {
+	case t == "system" && st == "init":
+		b.push(ln, ts, Event{Family: FamilySessionStart, Session: &SessionStart{
+			Model: o.str("model"), PermissionMode: o.str("permissionMode"), APIKeySource: o.str("apiKeySource"),
+			HarnessVersion: o.str("claude_code_version"), OutputStyle: o.str("output_style"), Cwd: o.str("cwd"),
+			Tools: o.names("tools"), SlashCommands: o.names("slash_commands"), Skills: o.names("skills"),
+			Agents: o.names("agents"), Plugins: o.plugins("plugins"), MCPServers: o.mcpServers("mcp_servers"),
+		}})
+	case t == "system" && st == "thinking_tokens":
+		b.push(ln, ts, Event{Family: FamilyThinkingEstimate, Estimate: &ThinkingEstimate{
+			EstimatedTokens: o.u64("estimated_tokens"), EstimatedTokensDelta: o.i64("estimated_tokens_delta"),
+		}})
+	case t == "rate_limit_event":
+		info := o.sub("rate_limit_info")
+		b.push(ln, ts, Event{Family: FamilyRateLimit, RateLimit: &RateLimit{
+			Status: info.str("status"), LimitType: info.str("rateLimitType"), Utilization: info.f64("utilization"),
+			IsUsingOverage: info.boolean("isUsingOverage"), ResetsAt: info.i64("resetsAt"),
+		}})
+	case t == "assistant":
+		streamJSONAssistant(b, ln, o, ts, digest)
+	case t == "user":
+		streamJSONUser(b, ln, o, ts, digest)
+	case t == "result":
+		b.push(ln, ts, Event{Family: FamilyRunOutcome, Outcome: streamJSONOutcome(o)})
+	default:
+		b.push(ln, ts, opaqueEvent(typ, subtype, digest()))
+	}
+	return true
+}
+
+func streamJSONAssistant(b *builder, ln line, o obj, ts *string, digest func() string) {
+	msg := o.sub("message")
+	reqID := o.str("request_id")
+	u := msg.sub("usage")
+	b.requests = append(b.requests, Request{
+		SourceLine: ln.number, RequestID: reqID, Model: msg.str("model"),
+		InputTokens: u.u64("input_tokens"), OutputTokens: u.u64("output_tokens"),
+		CacheReadInputTokens: u.u64("cache_read_input_tokens"), CacheCreationInputTokens: u.u64("cache_creation_input_tokens"),
+		Events: []int{},
+	})
+	blocks, _ := msg.get("content").([]any)
+	for _, raw := range blocks {
+		blk, _ := asObj(raw)
+		bt := blk.str("type")
+		switch deref(bt) {
+		case "text":
+			if s := blk.str("text"); s != nil {
+				b.push(ln, ts, Event{Family: FamilyAssistantText, Text: &AssistantText{Text: *s, RequestID: reqID}})
+				continue
+			}
+		case "thinking":
+			if s := blk.str("thinking"); s != nil {
+				b.push(ln, ts, Event{Family: FamilyAssistantThinking, Thinking: &AssistantThinking{Text: *s}})
+				continue
+			}
+		case "tool_use":
+			if name := blk.str("name"); name != nil {
+				b.push(ln, ts, Event{Family: FamilyToolCall, Call: newToolCall(blk.str("id"), *name, blk.get("input"), nil, nil)})
+				continue
+			}
+		}
+		b.push(ln, ts, opaqueEvent(bt, blk.str("subtype"), digest()))
+	}
+}
+
+func streamJSONUser(b *builder, ln line, o obj, ts *string, digest func() string) {
+	msg := o.sub("message")
+	synthetic := false
+	if s := o.boolean("isSynthetic"); s != nil && *s {
+		synthetic = true
+	}
+	if s, ok := msg.get("content").(string); ok {
+		if synthetic {
+			b.push(ln, ts, Event{Family: FamilySyntheticInjection, Injection: &SyntheticInjection{Text: s}})
+		}
+		return
+	}
+	blocks, _ := msg.get("content").([]any)
+	fields, ok := asObj(o.get("tool_use_result"))
+	if !ok {
+		fields = obj{}
+	}
+	for _, raw := range blocks {
+		blk, _ := asObj(raw)
+		bt := blk.str("type")
+		switch deref(bt) {
+		case "tool_result":
+			isErr := blk.boolean("is_error")
+			if isErr == nil {
+				f := false
+				isErr = &f
+			}
+			c := content(blk.get("content"))
+			b.push(ln, ts, Event{Family: FamilyToolResult, Result: &ToolResult{
+				CallID: blk.str("tool_use_id"), IsError: isErr, Content: c, ContentBytes: contentBytes(c, nil),
+				Fields: map[string]any(fields),
+			}})
+			continue
+		case "text":
+			if s := blk.str("text"); s != nil && synthetic {
+				b.push(ln, ts, Event{Family: FamilySyntheticInjection, Injection: &SyntheticInjection{Text: *s}})
+				continue
+			}
+		}
+		b.push(ln, ts, opaqueEvent(bt, blk.str("subtype"), digest()))
+	}
+}
+
+func contentBytes(c *string, wire *uint64) uint64 {
+	if c != nil {
+		return uint64(len(*c))
+	}
+	if wire != nil {
+		return *wire
+	}
+	return 0
+}
+
+func streamJSONOutcome(o obj) *RunOutcome {
+	r := outcomeScalars(o)
+	if arr, ok := o.get("permission_denials").([]any); ok {
+		n := uint64(len(arr))
+		r.PermissionDenials = &n
+	}
+	r.SubagentsSpawned = o.sub("subagent_stats").u64("spawned")
+	r.Usage = o.usage("usage", true)
+	if mu := o.sub("modelUsage"); mu != nil {
+		r.ModelUsage = map[string]ModelUsage{}
+		for _, k := range sortedKeys(mu) {
+			m, _ := asObj(mu[k])
+			r.ModelUsage[k] = ModelUsage{
+				InputTokens: m.u64("inputTokens"), OutputTokens: m.u64("outputTokens"),
+				CacheReadInputTokens: m.u64("cacheReadInputTokens"), CacheCreationInputTokens: m.u64("cacheCreationInputTokens"),
+				CostUSD: m.f64("costUSD"),
+			}
+		}
+	}
+	return r
+}
+
+// outcomeScalars reads the run_outcome scalars both wires spell alike.
+func outcomeScalars(o obj) *RunOutcome {
+	return &RunOutcome{
+		IsError: o.boolean("is_error"), Subtype: o.str("subtype"), StopReason: o.str("stop_reason"),
+		TerminalReason: o.str("terminal_reason"), APIErrorStatus: o.str("api_error_status"),
+		NumTurns: o.u64("num_turns"), DurationMs: o.u64("duration_ms"), DurationAPIMs: o.u64("duration_api_ms"),
+		TTFTMs: o.u64("ttft_ms"), TimeToReqMs: o.u64("time_to_request_ms"), TotalCostUSD: o.f64("total_cost_usd"),
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
