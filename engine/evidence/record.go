@@ -41,7 +41,7 @@ type Producer struct {
 // Provenance is where a record came from; empty fields are absent.
 type Provenance struct {
 	Command, Tool, Revision, Workspace, Environment, Digest string
-	Inputs                                                 []string
+	Inputs                                                  []string
 }
 
 // provenanceKeys lists the provenance keys in encoding order.
