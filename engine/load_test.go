@@ -11,7 +11,7 @@ func TestLoadCorpusTree(t *testing.T) {
 	for _, d := range diags {
 		t.Errorf("%v", d)
 	}
-	if len(docs.Protocols) != 2 || len(docs.Profiles) != 3 || len(docs.Workflows) != 1 || len(docs.Principles) != 15 {
+	if len(docs.Protocols) != 2 || len(docs.Profiles) != 3 || len(docs.Workflows) != 1 || len(docs.Principles) != 16 {
 		t.Fatalf("loaded %d protocols, %d profiles, %d workflows, %d principles", len(docs.Protocols), len(docs.Profiles), len(docs.Workflows), len(docs.Principles))
 	}
 	var ids []string
