@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -26,7 +25,7 @@ type Execution struct {
 	Entered  []string
 	Evidence []Entry
 	Graph    *artifact.Graph
-	Events   []json.RawMessage
+	Events   []any
 	NextSeq  uint64
 	Actor    string
 	Now      time.Time

@@ -114,3 +114,13 @@ func writeString(b *bytes.Buffer, s string) {
 	_ = enc.Encode(s) // a string always encodes
 	b.Truncate(b.Len() - 1)
 }
+
+// FromNode converts a YAML/JSON node into an Any (nil, bool, float64,
+// string, []Any, map[string]Any), reporting unsupported nodes.
+func FromNode(r *yamldoc.Reader, n *yaml.Node, path string) (Any, bool) { return fromNode(r, n, path) }
+
+// AppendAny appends v as canonical JSON (object keys sorted).
+func AppendAny(b *bytes.Buffer, v Any) { writeAny(b, v) }
+
+// AppendString appends s as a JSON string (no HTML escaping).
+func AppendString(b *bytes.Buffer, s string) { writeString(b, s) }
