@@ -22,7 +22,7 @@ func (m *Map) crossValidate(id string, version uint32, states []string) diag.Lis
 		return diags
 	case m.Workflow.Major != version:
 		diags.Add(diag.Errorf(CodeVersionMismatch, "the step map is pinned to `%s`, but workflow `%s` is at version %d", m.WorkflowText, id, version).
-			WithPath(loc+".workflow").
+			WithPath(loc + ".workflow").
 			WithHint("a new major version of a workflow means the map is rewritten for it, not migrated"))
 		return diags
 	}
