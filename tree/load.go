@@ -141,7 +141,7 @@ type Document struct {
 func decode(kind Kind, doc *yamldoc.Document) (*Document, diag.List) {
 	var diags diag.List
 	if m := protocol.Misplaced(doc.Root); m != "" {
-		diags.Add(diag.Errorf(CodeMisplaced, "this is a %s, which does not belong in a document tree", m).
+		diags.Add(diag.Errorf(CodeMisplaced, "this file is a document of kind `%s`, which does not belong in a document tree", m).
 			At(doc.File, yamldoc.PosOf(doc.Root)).
 			WithHint("tasks, artifact manifests, evidence and project files live in a project's `.engineering/`, not under `%s`", rowDir(kind)))
 		return nil, diags
@@ -193,7 +193,7 @@ func (t *Tree) register(d *Document) diag.List {
 	}
 	if first, dup := t.origin[d.Kind][id]; dup {
 		return diag.List{diag.Errorf(DuplicateCode(d.Kind), "%s `%s` is declared twice: first in %s, again in %s", kindName(d.Kind), id, first, d.File).
-			At(d.File, d.pos).WithPath(kindName(d.Kind) + " " + id).
+			At(d.File, d.pos).WithPath(kindName(d.Kind)+" "+id).
 			WithHint("a document's identity comes from its contents (`%s`), not from its file name; rename one of the two", identityKey(d.Kind)).
 			WithRelated(first, diag.Pos{}, "first declared here")}
 	}

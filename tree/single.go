@@ -92,7 +92,7 @@ func LoadDocument(file string, data []byte, kind Kind) (*Document, diag.List) {
 	}
 	if kind == "" {
 		if m := protocol.Misplaced(doc.Root); m != "" {
-			diags.Add(diag.Errorf(CodeMisplaced, "this is a %s, which aepflow does not validate", m).At(file, yamldoc.PosOf(doc.Root)))
+			diags.Add(diag.Errorf(CodeMisplaced, "this file is a document of kind `%s`, which aepflow does not validate", m).At(file, yamldoc.PosOf(doc.Root)))
 			return nil, diags
 		}
 		kind = DetectKind(file, doc.Root)
