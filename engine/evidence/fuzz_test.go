@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/yamldoc"
 )
 
 func decodeOne(t testing.TB, data []byte) Record {
