@@ -176,7 +176,7 @@ func (c *checker) group(g *hnode) {
 		for i, k := range stuck {
 			ids[i] = g.nodes[k].id
 		}
-		c.add(diag.Errorf("flow_cycle", "the nodes of `%s` cannot be ordered: %s wait on a cycle",
+		c.add(diag.Errorf("flow_cycle", "the nodes of `%s` cannot be layered; stuck: `%s` (a cycle and the nodes waiting on it)",
 			g.path, strings.Join(ids, " -> ")), g.path, g.v.Pos)
 	}
 	for _, n := range g.nodes {
@@ -266,7 +266,7 @@ func (c *checker) payload(n *hnode) {
 	}
 	r := n.run
 	if r.Kind != ObjectValue {
-		c.add(diag.Errorf("flow_run_not_object", "`run` of `%s` is a %s; it must be an object, or absent", n.path, r.TypeName()),
+		c.add(diag.Errorf("flow_run_not_object", "`run` of `%s` is %s; it must be an object, or absent", n.path, r.aType()),
 			n.path, r.Pos)
 		return
 	}
@@ -274,7 +274,7 @@ func (c *checker) payload(n *hnode) {
 	if kv, ok := r.Get("kind"); ok && kv.Kind != NullValue {
 		switch {
 		case kv.Kind != StringValue:
-			c.add(diag.Errorf("flow_kind_not_string", "`kind` of `%s` is a %s; expected %s", n.path, kv.TypeName(), kindWords),
+			c.add(diag.Errorf("flow_kind_not_string", "`kind` of `%s` is %s; expected %s", n.path, kv.aType(), kindWords),
 				n.path, kv.Pos)
 			kind = ""
 		case !slices.Contains(kinds, kv.Text):
@@ -312,7 +312,7 @@ func (c *checker) command(n *hnode, r *Value) {
 	}
 	for i, it := range cv.Items {
 		if it.Kind != StringValue {
-			c.add(diag.Errorf("flow_command_not_strings", "element %d of `command` of `%s` is a %s, not a string", i, n.path, it.TypeName()),
+			c.add(diag.Errorf("flow_command_not_strings", "element %d of `command` of `%s` is %s, not a string", i, n.path, it.aType()),
 				n.path, it.Pos)
 		}
 	}
@@ -328,13 +328,13 @@ func (c *checker) scope(n *hnode, r *Value) {
 		return
 	}
 	if sv.Kind != ArrayValue {
-		c.add(diag.Errorf("flow_scope_not_list", "`scope` of `%s` is a %s; expected an array of rules %s", n.path, sv.TypeName(), scopeGrammar),
+		c.add(diag.Errorf("flow_scope_not_list", "`scope` of `%s` is %s; expected an array of rules %s", n.path, sv.aType(), scopeGrammar),
 			n.path, sv.Pos)
 		return
 	}
 	for i, it := range sv.Items {
 		if it.Kind != StringValue {
-			c.add(diag.Errorf("flow_scope_not_string", "element %d of `scope` of `%s` is a %s, not a string", i, n.path, it.TypeName()),
+			c.add(diag.Errorf("flow_scope_not_string", "element %d of `scope` of `%s` is %s, not a string", i, n.path, it.aType()),
 				n.path, it.Pos)
 			continue
 		}

@@ -35,14 +35,14 @@ func problemf(v *Value, format string, args ...any) *problem {
 // decodeTop decodes the top-level object: `id` a string, `root` a group.
 func decodeTop(v *Value) (string, *hnode, *problem) {
 	if v.Kind != ObjectValue {
-		return "", nil, problemf(v, "the document is a %s, not an object with `id` and `root`", v.TypeName())
+		return "", nil, problemf(v, "the document is %s, not an object with `id` and `root`", v.aType())
 	}
 	idv, ok := v.Get("id")
 	if !ok {
 		return "", nil, problemf(v, "missing top-level key `id`")
 	}
 	if idv.Kind != StringValue {
-		return "", nil, problemf(idv, "top-level `id` is a %s, not a string", idv.TypeName())
+		return "", nil, problemf(idv, "top-level `id` is %s, not a string", idv.aType())
 	}
 	rv, ok := v.Get("root")
 	if !ok {
@@ -74,7 +74,7 @@ func decodeNode(v *Value) (*hnode, *problem) {
 // decodeCommon reads the `id` and `needs` shared by both shapes.
 func decodeCommon(v *Value) (*hnode, *problem) {
 	if v.Kind != ObjectValue {
-		return nil, problemf(v, "a node is a %s, not an object", v.TypeName())
+		return nil, problemf(v, "a node is %s, not an object", v.aType())
 	}
 	n := &hnode{v: v, repeat: -1}
 	idv, ok := v.Get("id")
@@ -82,7 +82,7 @@ func decodeCommon(v *Value) (*hnode, *problem) {
 		return nil, problemf(v, "a node has no `id`")
 	}
 	if idv.Kind != StringValue {
-		return nil, problemf(idv, "a node's `id` is a %s, not a string", idv.TypeName())
+		return nil, problemf(idv, "a node's `id` is %s, not a string", idv.aType())
 	}
 	n.id = idv.Text
 	if nv, ok := v.Get("needs"); ok {
@@ -114,7 +114,7 @@ func decodeGroup(v *Value) (*hnode, *problem) {
 	n.group = true
 	if rv, ok := v.Get("repeat"); ok && rv.Kind != NullValue {
 		if rv.Kind != ObjectValue {
-			return nil, problemf(rv, "`repeat` of `%s` is a %s, not an object", n.id, rv.TypeName())
+			return nil, problemf(rv, "`repeat` of `%s` is %s, not an object", n.id, rv.aType())
 		}
 		mv, ok := rv.Get("max")
 		if !ok {
@@ -138,7 +138,7 @@ func decodeGroup(v *Value) (*hnode, *problem) {
 		return nil, problemf(v, "`%s` has no `nodes`", n.id)
 	}
 	if nv.Kind != ArrayValue {
-		return nil, problemf(nv, "`nodes` of `%s` is a %s, not an array", n.id, nv.TypeName())
+		return nil, problemf(nv, "`nodes` of `%s` is %s, not an array", n.id, nv.aType())
 	}
 	n.nodes = make([]*hnode, 0, len(nv.Items))
 	for _, it := range nv.Items {

@@ -26,7 +26,7 @@ const (
 	MaxDepth = 256
 	// maxValues bounds the values built from one YAML document, aliases
 	// expanded (a "billion laughs" guard).
-	maxValues = 4 << 20
+	maxValues = 1 << 20
 )
 
 // Raw is a flow document read into a generic value tree, not yet checked.
@@ -114,7 +114,10 @@ func parseError(file, format string, pos diag.Pos, msg string) *diag.Diagnostic 
 
 // ---- YAML ----
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var (
+	yamlLine   = regexp.MustCompile(`line (\d+)`)
+	yamlPrefix = regexp.MustCompile(`^yaml: (line \d+: )?`)
+)
 
 func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -123,7 +126,7 @@ func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 		if err == io.EOF {
 			return nil, parseError(file, "YAML", diag.Pos{Line: 1, Column: 1}, "the document is empty")
 		}
-		return nil, parseError(file, "YAML", yamlErrorPos(err), strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil, parseError(file, "YAML", yamlErrorPos(err), yamlPrefix.ReplaceAllString(err.Error(), ""))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
@@ -150,8 +153,18 @@ func yamlErrorPos(err error) diag.Pos {
 }
 
 type yamlConv struct {
-	file  string
-	count int
+	file    string
+	count   int
+	deepest int // deepest level converted so far
+	// anchors caches converted anchor targets with their expanded size, so
+	// an alias costs its size against the budget without being rebuilt.
+	anchors map[*yaml.Node]anchored
+}
+
+type anchored struct {
+	v      *Value
+	size   int
+	height int // levels below the anchor's own
 }
 
 func (c *yamlConv) fail(n *yaml.Node, format string, args ...any) *diag.Diagnostic {
@@ -166,6 +179,7 @@ func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 	if depth > MaxDepth {
 		return nil, c.fail(n, "nesting deeper than %d levels", MaxDepth)
 	}
+	c.deepest = max(c.deepest, depth)
 	pos := diag.Pos{Line: n.Line, Column: n.Column}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -177,13 +191,32 @@ func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 		if n.Alias == nil {
 			return nil, c.fail(n, "unknown alias")
 		}
-		v, d := c.convert(n.Alias, depth+1)
-		if v != nil {
-			cp := *v
-			cp.Pos = pos
-			v = &cp
+		a, ok := c.anchors[n.Alias]
+		if !ok {
+			before, outer := c.count, c.deepest
+			c.deepest = depth + 1
+			v, d := c.convert(n.Alias, depth+1)
+			if d != nil {
+				return nil, d
+			}
+			a = anchored{v: v, size: c.count - before, height: c.deepest - (depth + 1)}
+			c.deepest = max(outer, c.deepest)
+			if c.anchors == nil {
+				c.anchors = map[*yaml.Node]anchored{}
+			}
+			c.anchors[n.Alias] = a
+		} else {
+			c.count += a.size
+			if depth+1+a.height > MaxDepth {
+				return nil, c.fail(n, "nesting deeper than %d levels", MaxDepth)
+			}
+			if c.count > maxValues {
+				return nil, c.fail(n, "the document expands to more than %d values", maxValues)
+			}
 		}
-		return v, d
+		cp := *a.v // shallow: the tree below is shared, never mutated
+		cp.Pos = pos
+		return &cp, nil
 	case yaml.SequenceNode:
 		v := &Value{Kind: ArrayValue, Pos: pos, Items: make([]*Value, 0, len(n.Content))}
 		for _, it := range n.Content {

@@ -67,7 +67,7 @@ func (s *strictWalk) wantString(v *Value, path, what string) bool {
 	case NullValue:
 		s.add(diag.Errorf("flow_null_value", "%s of `%s` is null", what, path), path, v.Pos)
 	default:
-		s.add(diag.Errorf("flow_bad_type", "%s of `%s` is a %s, not a string", what, path, v.TypeName()), path, v.Pos)
+		s.add(diag.Errorf("flow_bad_type", "%s of `%s` is %s, not a string", what, path, v.aType()), path, v.Pos)
 	}
 	return false
 }
@@ -79,13 +79,13 @@ func (s *strictWalk) names(v *Value, path, key, dupCode string, charset bool) {
 		return
 	}
 	if v.Kind != ArrayValue {
-		s.add(diag.Errorf("flow_bad_type", "`%s` of `%s` is a %s, not an array of names", key, path, v.TypeName()), path, v.Pos)
+		s.add(diag.Errorf("flow_bad_type", "`%s` of `%s` is %s, not an array of names", key, path, v.aType()), path, v.Pos)
 		return
 	}
 	seen := map[string]bool{}
 	for i, it := range v.Items {
 		if it.Kind != StringValue {
-			s.add(diag.Errorf("flow_bad_type", "element %d of `%s` of `%s` is a %s, not a string", i, key, path, it.TypeName()), path, it.Pos)
+			s.add(diag.Errorf("flow_bad_type", "element %d of `%s` of `%s` is %s, not a string", i, key, path, it.aType()), path, it.Pos)
 			continue
 		}
 		if seen[it.Text] {
@@ -101,7 +101,7 @@ func (s *strictWalk) names(v *Value, path, key, dupCode string, charset bool) {
 // node checks one node at path (its parent's path joined with its id).
 func (s *strictWalk) node(v *Value, path string, isRoot bool) {
 	if v.Kind != ObjectValue {
-		s.add(diag.Errorf("flow_bad_type", "node `%s` is a %s, not an object", path, v.TypeName()), path, v.Pos)
+		s.add(diag.Errorf("flow_bad_type", "node `%s` is %s, not an object", path, v.aType()), path, v.Pos)
 		return
 	}
 	isGroup := v.Has("nodes")
@@ -139,9 +139,9 @@ func (s *strictWalk) id(v *Value, path string) {
 }
 
 // childPath names a child by its id, or by its index when it has no
-// string id.
+// usable id.
 func childPath(parent string, i int, v *Value) string {
-	if idv, ok := v.Get("id"); ok && idv.Kind == StringValue {
+	if idv, ok := v.Get("id"); ok && idv.Kind == StringValue && strings.TrimSpace(idv.Text) != "" {
 		return parent + "." + idv.Text
 	}
 	return parent + ".nodes[" + strconv.Itoa(i) + "]"
@@ -166,7 +166,7 @@ func (s *strictWalk) group(v *Value, path string, isRoot bool) {
 		return
 	}
 	if nv.Kind != ArrayValue {
-		s.add(diag.Errorf("flow_bad_type", "`nodes` of `%s` is a %s, not an array of nodes", path, nv.TypeName()), path, nv.Pos)
+		s.add(diag.Errorf("flow_bad_type", "`nodes` of `%s` is %s, not an array of nodes", path, nv.aType()), path, nv.Pos)
 		return
 	}
 	allSteps := len(nv.Items) > 0
@@ -192,7 +192,7 @@ func (s *strictWalk) repeat(rv *Value, path string) {
 		return
 	case ObjectValue:
 	default:
-		s.add(diag.Errorf("flow_bad_type", "`repeat` of `%s` is a %s, not an object `{max: N}`", path, rv.TypeName()), path, rv.Pos)
+		s.add(diag.Errorf("flow_bad_type", "`repeat` of `%s` is %s, not an object `{max: N}`", path, rv.aType()), path, rv.Pos)
 		return
 	}
 	s.unknownKeys(rv, repeatKeys, path, "`repeat` of `"+path+"`")
@@ -267,7 +267,7 @@ func (s *strictWalk) step(v *Value, path string) {
 	}
 	for _, key := range []string{"state", "prompt", "summary", "description"} {
 		if fv, ok := rv.Get(key); ok && fv.Kind != StringValue {
-			s.add(diag.Errorf("flow_run_field_type", "`run.%s` of `%s` is a %s, not a string; the harness would ignore it", key, path, fv.TypeName()), path, fv.Pos)
+			s.add(diag.Errorf("flow_run_field_type", "`run.%s` of `%s` is %s, not a string; the harness would ignore it", key, path, fv.aType()), path, fv.Pos)
 		}
 	}
 	if cv, ok := rv.Get("context"); ok {
@@ -304,14 +304,14 @@ func ruleHasSpace(rule string) bool {
 
 func (s *strictWalk) context(cv *Value, path string) {
 	if cv.Kind != ArrayValue {
-		s.add(diag.Errorf("flow_context_invalid", "`context` of `%s` is a %s, not an array of workspace-relative paths", path, cv.TypeName()), path, cv.Pos)
+		s.add(diag.Errorf("flow_context_invalid", "`context` of `%s` is %s, not an array of workspace-relative paths", path, cv.aType()), path, cv.Pos)
 		return
 	}
 	for i, it := range cv.Items {
 		var why string
 		switch {
 		case it.Kind != StringValue:
-			why = "is a " + it.TypeName() + ", not a string"
+			why = "is " + it.aType() + ", not a string"
 		case it.Text == "":
 			why = "is empty"
 		case strings.HasPrefix(it.Text, "/"):

@@ -84,6 +84,15 @@ func (v *Value) TypeName() string {
 	}
 }
 
+// aType returns the type name with its article: "an array", "a string".
+func (v *Value) aType() string {
+	name := v.TypeName()
+	if name == "array" || name == "object" {
+		return "an " + name
+	}
+	return "a " + name
+}
+
 // uint32Value returns an integer literal's value when it lies in
 // 0..4294967295, the range of the harness's u32.
 func (v *Value) uint32Value() (int, bool) {

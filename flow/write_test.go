@@ -199,13 +199,13 @@ func TestWriteHeader(t *testing.T) {
 
 func TestQ(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain":          `"plain"`,
-		`a\b`:            `"a\\b"`,
-		`say "hi"`:       `"say \"hi\""`,
-		"l1\nl2\r\tx":    `"l1\nl2\r\tx"`,
-		"#: — é":         `"#: — é"`,
-		`\"`:             `"\\\""`,
-		"\\n (literal)":  `"\\n (literal)"`,
+		"plain":         `"plain"`,
+		`a\b`:           `"a\\b"`,
+		`say "hi"`:      `"say \"hi\""`,
+		"l1\nl2\r\tx":   `"l1\nl2\r\tx"`,
+		"#: — é":        `"#: — é"`,
+		`\"`:            `"\\\""`,
+		"\\n (literal)": `"\\n (literal)"`,
 	} {
 		if got := q(in); got != want {
 			t.Errorf("q(%q) = %s, want %s", in, got, want)
