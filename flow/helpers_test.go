@@ -1,6 +1,9 @@
 package flow
 
-import "reflect"
+import (
+	"reflect"
+	"slices"
+)
 
 // stripComments returns the document as a reader sees it after WriteYAML:
 // no comments (the reader never fills them), no `run` the writer leaves out,
@@ -24,6 +27,27 @@ func canonicalNode(n *Node) *Node {
 		r := *n.Run
 		if r.Kind == KindLLM && r.Harness == "" {
 			r.Harness = DefaultHarness
+		}
+		// The writer writes only its kind's keys (projection.md §6.2).
+		keys := runKeys(&r)
+		has := func(k string) bool { return slices.Contains(keys, k) }
+		if !has("prompt") {
+			r.Prompt = ""
+		}
+		if !has("context") {
+			r.Context = nil
+		}
+		if !has("scope") {
+			r.Scope = nil
+		}
+		if !has("harness") {
+			r.Harness = ""
+		}
+		if !has("command") {
+			r.Command = nil
+		}
+		if !has("evidence") {
+			r.Evidence = nil
 		}
 		out.Run = &r
 	}
