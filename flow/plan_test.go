@@ -91,4 +91,3 @@ func TestWriteRefusedJSON(t *testing.T) {
 		t.Errorf("got %s want %s", b.String(), want)
 	}
 }
-
