@@ -139,7 +139,7 @@ func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 		}
 		return nil, parseError(file, "YAML", pos, "more than one document in the stream")
 	}
-	c := &yamlConv{file: file}
+	c := &yamlConv{file: file, lines: bytes.Count(data, []byte("\n")) + 1}
 	return c.convert(&doc, 0)
 }
 
@@ -154,6 +154,7 @@ func yamlErrorPos(err error) diag.Pos {
 
 type yamlConv struct {
 	file    string
+	lines   int // lines in the input, to clamp positions
 	count   int
 	deepest int // deepest level converted so far
 	// anchors caches converted anchor targets with their expanded size, so
@@ -168,7 +169,16 @@ type anchored struct {
 }
 
 func (c *yamlConv) fail(n *yaml.Node, format string, args ...any) *diag.Diagnostic {
-	return parseError(c.file, "YAML", diag.Pos{Line: n.Line, Column: n.Column}, fmt.Sprintf(format, args...))
+	return parseError(c.file, "YAML", c.pos(n), fmt.Sprintf(format, args...))
+}
+
+// pos is n's position, clamped into the input: yaml.v3 places the implicit
+// null of an empty document after `---` on the line past the end.
+func (c *yamlConv) pos(n *yaml.Node) diag.Pos {
+	if n.Line > c.lines {
+		return diag.Pos{Line: c.lines, Column: 1}
+	}
+	return diag.Pos{Line: n.Line, Column: n.Column}
 }
 
 func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
@@ -180,7 +190,7 @@ func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 		return nil, c.fail(n, "nesting deeper than %d levels", MaxDepth)
 	}
 	c.deepest = max(c.deepest, depth)
-	pos := diag.Pos{Line: n.Line, Column: n.Column}
+	pos := c.pos(n)
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
@@ -236,7 +246,7 @@ func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 }
 
 func (c *yamlConv) mapping(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
-	v := &Value{Kind: ObjectValue, Pos: diag.Pos{Line: n.Line, Column: n.Column}}
+	v := &Value{Kind: ObjectValue, Pos: c.pos(n)}
 	seen := map[string]diag.Pos{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
@@ -247,7 +257,7 @@ func (c *yamlConv) mapping(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 		if k.Kind != yaml.ScalarNode || (k.Tag != "!!str" && k.Tag != "!!merge") {
 			return nil, c.fail(kn, "a mapping key must be a string")
 		}
-		kpos := diag.Pos{Line: kn.Line, Column: kn.Column}
+		kpos := c.pos(kn)
 		if first, dup := seen[k.Value]; dup {
 			d := c.fail(kn, "duplicate key `%s` (first at line %d, column %d)", k.Value, first.Line, first.Column)
 			*d = d.WithRelated(c.file, first, "first occurrence")
@@ -264,7 +274,7 @@ func (c *yamlConv) mapping(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 }
 
 func (c *yamlConv) scalar(n *yaml.Node) *Value {
-	v := &Value{Pos: diag.Pos{Line: n.Line, Column: n.Column}, Kind: StringValue, Text: n.Value}
+	v := &Value{Pos: c.pos(n), Kind: StringValue, Text: n.Value}
 	switch n.Tag {
 	case "!!null":
 		v.Kind, v.Text = NullValue, ""
