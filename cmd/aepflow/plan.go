@@ -1,0 +1,81 @@
+package main
+
+import (
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/flow"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newPlanCmd) }
+
+// maxRepeat is the largest repeat bound the harness reads (a u32).
+const maxRepeat = 4294967295
+
+func newPlanCmd() *cobra.Command {
+	var (
+		file        string
+		maxAttempts int
+		asJSON      bool
+		governed    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "plan --flow FILE [--max-attempts N] [--json] [--governed]",
+		Short: "Check a b10x flow document and print its plan",
+		Long: `plan reads a flow document (.yaml, .yml or .json), runs every check the b10x
+harness applies before a run and the strict checks it silently skips, and
+prints the plan: the layers of each group, as ` + "`b10x-harness workflow plan`" + ` does.
+
+Checks run in the harness's stages (read, extension, parse, --max-attempts,
+structural, payload), each reporting all of its findings, then the strict
+checks. Diagnostics go to stderr as file:line:col: message [code].
+--max-attempts N overrides every group's repeat bound, the root's included.
+--governed also refuses state groups named like retreat groups.
+
+Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
+2 usage error.`,
+		Example: `  aepflow plan --flow flow.yaml
+  aepflow plan --flow flow.json --max-attempts 3 --json
+  aepflow plan --flow flow.yaml --governed`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return usageError("--flow is required")
+			}
+			if cmd.Flags().Changed("max-attempts") && (maxAttempts < 1 || maxAttempts > maxRepeat) {
+				return usageError("--max-attempts must be in 1..%d, got %d", maxRepeat, maxAttempts)
+			}
+			doc, ds := flow.CheckFile(file, flow.CheckOptions{MaxAttempts: maxAttempts, Governed: governed})
+			var p *flow.Plan
+			if doc != nil {
+				var pds diag.List
+				p, pds = flow.NewPlan(doc, maxAttempts)
+				ds.Extend(pds)
+			}
+			if err := diag.WriteText(cmd.ErrOrStderr(), ds, nil); err != nil {
+				return exitWith(exitUndecided, err)
+			}
+			out := cmd.OutOrStdout()
+			if ds.HasErrors() {
+				if asJSON {
+					if err := flow.WriteRefusedJSON(out, ds); err != nil {
+						return exitWith(exitUndecided, err)
+					}
+				}
+				return exitWith(exitProblems, nil)
+			}
+			write := p.WriteText
+			if asJSON {
+				write = p.WriteJSON
+			}
+			if err := write(out); err != nil {
+				return exitWith(exitUndecided, err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "flow", "", "flow document to check (.yaml, .yml or .json)")
+	cmd.Flags().IntVar(&maxAttempts, "max-attempts", 0, "override every group's repeat bound (≥ 1)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plan (or the refusal) as one JSON line")
+	cmd.Flags().BoolVar(&governed, "governed", false, "also enforce the naming a governor relies on")
+	return cmd
+}
