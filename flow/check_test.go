@@ -1,0 +1,227 @@
+package flow
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/aepflow/aepflow/diag"
+)
+
+// fixtureOptions reads `# options: governed max-attempts=N` from a
+// fixture's first line.
+func fixtureOptions(data []byte) CheckOptions {
+	var o CheckOptions
+	first, _, _ := strings.Cut(string(data), "\n")
+	rest, ok := strings.CutPrefix(first, "# options:")
+	if !ok {
+		return o
+	}
+	for _, f := range strings.Fields(rest) {
+		if f == "governed" {
+			o.Governed = true
+		}
+		if v, ok := strings.CutPrefix(f, "max-attempts="); ok {
+			o.MaxAttempts, _ = strconv.Atoi(v)
+		}
+	}
+	return o
+}
+
+// formatDiags prints one line per diagnostic: position, path, message, code.
+func formatDiags(ds diag.List) string {
+	var b strings.Builder
+	for _, d := range ds {
+		path := d.Path
+		if path == "" {
+			path = "-"
+		}
+		sev := ""
+		if d.Severity == diag.Warning {
+			sev = "warning: "
+		}
+		fmt.Fprintf(&b, "%d:%d %s: %s%s [%s]\n", d.Pos.Line, d.Pos.Column, path, sev, d.Message, d.Code)
+	}
+	return b.String()
+}
+
+func checkFixtures(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "check", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.DeleteFunc(files, func(f string) bool { return strings.HasSuffix(f, ".out") })
+}
+
+// TestCheckFixtures runs every fixture under testdata/check and compares
+// the diagnostics with the sibling `<file>.out`.
+func TestCheckFixtures(t *testing.T) {
+	for _, file := range checkFixtures(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, ds := CheckBytes(filepath.Base(file), data, fixtureOptions(data))
+			for _, d := range ds {
+				if d.File != filepath.Base(file) || (!d.Pos.IsValid() && d.Code != "flow_unreadable") {
+					t.Errorf("diagnostic not positioned in the file: %v", d)
+				}
+			}
+			golden(t, filepath.Join("check", filepath.Base(file)+".out"), []byte(formatDiags(ds)))
+		})
+	}
+}
+
+// allCodes lists every flow_* code of flow-format.md §2 and §3.2.
+var allCodes = []string{
+	"flow_unreadable", "flow_bad_extension", "flow_parse_error",
+	"flow_blank_id", "flow_root_gives", "flow_empty_group", "flow_dotted_id", "flow_duplicate_id",
+	"flow_self_need", "flow_unknown_need", "flow_repeat_zero", "flow_cycle",
+	"flow_run_not_object", "flow_kind_not_string", "flow_kind_unknown", "flow_operator_no_prompt",
+	"flow_command_missing", "flow_command_empty", "flow_command_not_strings", "flow_scope_not_list",
+	"flow_scope_not_string", "flow_scope_bad_rule",
+	"flow_unknown_key", "flow_null_value", "flow_bad_type", "flow_blank_node_id", "flow_id_charset",
+	"flow_duplicate_need", "flow_duplicate_gives", "flow_gives_unsatisfiable", "flow_run_field_type",
+	"flow_context_invalid", "flow_scope_whitespace", "flow_run_unknown_key", "flow_llm_no_prompt",
+	"flow_command_ignored", "flow_state_name",
+}
+
+// TestEveryCodeHasAFixture keeps the fixtures honest: each code is produced
+// by at least one of them (flow_bad_extension by TestReadExtension).
+func TestEveryCodeHasAFixture(t *testing.T) {
+	var all bytes.Buffer
+	for _, file := range checkFixtures(t) {
+		out, err := os.ReadFile(file + ".out")
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(out)
+	}
+	for _, code := range allCodes {
+		if code == "flow_bad_extension" {
+			continue
+		}
+		if !strings.Contains(all.String(), "["+code+"]") {
+			t.Errorf("no fixture produces %s", code)
+		}
+	}
+}
+
+func TestReadExtension(t *testing.T) {
+	data := []byte(`{"id": "d", "root": {"id": "root", "nodes": [{"id": "a", "run": {"prompt": "p"}}]}}`)
+	for file, want := range map[string]string{
+		"f.json": "", "f.JSON": "", "f.Yaml": "", "f.YML": "", "dir.d/f.yml": "",
+		"f.txt": "flow_bad_extension", "f": "flow_bad_extension", "f.json.bak": "flow_bad_extension",
+	} {
+		_, ds := Read(file, data)
+		got := ""
+		if len(ds) > 0 {
+			got = ds[0].Code
+		}
+		if got != want {
+			t.Errorf("Read(%q): code %q, want %q", file, got, want)
+		}
+	}
+	_, ds := Read("f.txt", data)
+	if !strings.Contains(ds[0].Message, "`.txt`") {
+		t.Errorf("message does not name the extension: %s", ds[0].Message)
+	}
+}
+
+func TestReadFileErrors(t *testing.T) {
+	_, ds := ReadFile(filepath.Join(t.TempDir(), "missing.yaml"))
+	if len(ds) != 1 || ds[0].Code != "flow_unreadable" {
+		t.Fatalf("missing file: %v", ds)
+	}
+	big := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("#\n"), MaxSize/2+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ds := ReadFile(big); len(ds) != 1 || ds[0].Code != "flow_unreadable" {
+		t.Fatalf("oversized file: %v", ds)
+	}
+}
+
+func TestReadDepthAndAliases(t *testing.T) {
+	deep := strings.Repeat("[", MaxDepth+2) + strings.Repeat("]", MaxDepth+2)
+	for _, file := range []string{"d.json", "d.yaml"} {
+		_, ds := Read(file, []byte(deep))
+		if len(ds) != 1 || ds[0].Code != "flow_parse_error" || !strings.Contains(ds[0].Message, "nesting") {
+			t.Errorf("%s: deep nesting not refused: %v", file, ds)
+		}
+	}
+	laughs := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	for i := 'b'; i <= 'j'; i++ {
+		prev := string(i - 1)
+		laughs += fmt.Sprintf("%c: &%c [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", i, i, prev, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+	}
+	_, ds := Read("l.yaml", []byte(laughs))
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "expands") {
+		t.Errorf("alias bomb not refused: %v", ds)
+	}
+}
+
+func TestReadExactIntegers(t *testing.T) {
+	raw, ds := Read("x.yaml", []byte("a: 0x10\nb: 18446744073709551615\nc: 99999999999999999999999\nd: 2.0\ne: '3'\n"))
+	if ds != nil {
+		t.Fatal(ds)
+	}
+	want := map[string][2]any{"a": {IntValue, "16"}, "b": {IntValue, "18446744073709551615"},
+		"c": {FloatValue, "99999999999999999999999"}, "d": {FloatValue, "2.0"}, "e": {StringValue, "3"}}
+	// yaml.v3 resolves an integer beyond 64 bits as a float; either way the
+	// literal is kept and it is no u32.
+	for k, w := range want {
+		v, _ := raw.Root.Get(k)
+		if v.Kind != w[0] || v.Text != w[1] {
+			t.Errorf("%s: got %v %q, want %v %q", k, v.Kind, v.Text, w[0], w[1])
+		}
+	}
+}
+
+// TestCheckDocument exercises the generator's self-check on model values the
+// YAML form would misread.
+func TestCheckDocument(t *testing.T) {
+	ok := doc("x", group("true", nil, 0, "", step("s", nil, &Run{Kind: KindLLM, Prompt: "p"})))
+	ds := CheckDocument(ok)
+	if !slices.Contains(ds.Codes(), "flow_parse_error") && !slices.Contains(ds.Codes(), "flow_bad_type") {
+		t.Errorf("a group id `true` passed the self-check: %v", ds)
+	}
+	if len(ds) > 0 && (ds[0].File != "" || ds[0].Pos.IsValid()) {
+		t.Errorf("self-check diagnostic keeps a position into hidden bytes: %v", ds[0])
+	}
+	dotted := doc("x", group("a.b", nil, 0, "", step("s", nil, &Run{Kind: KindLLM, Prompt: "p"})))
+	if ds := CheckDocument(dotted); !slices.Equal(ds.Codes(), []string{"flow_dotted_id"}) {
+		t.Errorf("dotted id: %v", ds.Codes())
+	}
+	for name, d := range specDocuments() {
+		ds := CheckDocument(d)
+		if ds.HasErrors() {
+			t.Errorf("%s: %v", name, ds)
+		}
+		// Only demo-dfs has slots with neither summary nor step.
+		if warns := len(ds); (name == "demo-dfs" || name == "demo-self") != (warns > 0) {
+			t.Errorf("%s: warnings %v", name, ds.Codes())
+		}
+	}
+}
+
+func TestReadAliasDepth(t *testing.T) {
+	// Each anchor nests the previous one 100 levels deeper; the reused
+	// aliases must still count against MaxDepth.
+	src := "a0: &a0 x\n"
+	for i := 1; i <= 4; i++ {
+		src += fmt.Sprintf("a%d: &a%d %s*a%d%s\n", i, i, strings.Repeat("[", 100), i-1, strings.Repeat("]", 100))
+	}
+	src += "z: [*a4, *a4]\n"
+	_, ds := Read("a.yaml", []byte(src))
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "nesting") {
+		t.Errorf("deep aliases not refused: %v", ds)
+	}
+}

@@ -1,0 +1,463 @@
+package flow
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aepflow/aepflow/diag"
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits of the reader. A flow document is a few kilobytes; these bounds only
+// keep hostile input from exhausting memory or the stack.
+const (
+	// MaxSize is the largest document read, in bytes (16 MiB).
+	MaxSize = 16 << 20
+	// MaxDepth is the deepest nesting of arrays and objects accepted.
+	MaxDepth = 256
+	// maxValues bounds the values built from one YAML document, aliases
+	// expanded (a "billion laughs" guard).
+	maxValues = 1 << 20
+)
+
+// Raw is a flow document read into a generic value tree, not yet checked.
+type Raw struct {
+	// File is the name diagnostics use for the document.
+	File string
+	// Format is "YAML" or "JSON".
+	Format string
+	// Root is the top-level value.
+	Root *Value
+}
+
+// ReadFile reads and decodes the flow document at path. I/O errors and
+// files over MaxSize are flow_unreadable.
+func ReadFile(path string) (*Raw, diag.List) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, diag.List{unreadable(path, err)}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, diag.List{unreadable(path, err)}
+	}
+	return Read(path, data)
+}
+
+func unreadable(path string, err error) diag.Diagnostic {
+	return diag.Errorf("flow_unreadable", "cannot read flow document `%s`: %v", path, err).InFile(path)
+}
+
+// Read decodes data, read from file, by file's extension (ASCII
+// case-insensitive `.yaml`, `.yml` or `.json`). It keeps exact keys and
+// integers, refuses duplicate keys, and reports flow_unreadable (not UTF-8,
+// too large), flow_bad_extension or flow_parse_error.
+func Read(file string, data []byte) (*Raw, diag.List) {
+	if len(data) > MaxSize {
+		return nil, diag.List{unreadable(file, fmt.Errorf("larger than %d bytes", MaxSize))}
+	}
+	if !utf8.Valid(data) {
+		return nil, diag.List{unreadable(file, errors.New("not UTF-8 text"))}
+	}
+	var (
+		root *Value
+		d    *diag.Diagnostic
+	)
+	switch ext := asciiLower(filepath.Ext(file)); ext {
+	case ".yaml", ".yml":
+		root, d = readYAML(file, data)
+		if d == nil {
+			return &Raw{File: file, Format: "YAML", Root: root}, nil
+		}
+	case ".json":
+		root, d = readJSON(file, data)
+		if d == nil {
+			return &Raw{File: file, Format: "JSON", Root: root}, nil
+		}
+	case "":
+		return nil, diag.List{diag.Errorf("flow_bad_extension",
+			"flow document `%s` has no extension; expected `.json`, `.yaml` or `.yml`", file).InFile(file)}
+	default:
+		return nil, diag.List{diag.Errorf("flow_bad_extension",
+			"flow document `%s` has extension `%s`; expected `.json`, `.yaml` or `.yml`", file, ext).InFile(file)}
+	}
+	return nil, diag.List{*d}
+}
+
+// asciiLower lowers ASCII letters only, as the harness compares extensions.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// parseError builds a flow_parse_error naming the format and the position.
+func parseError(file, format string, pos diag.Pos, msg string) *diag.Diagnostic {
+	d := diag.Errorf("flow_parse_error", "%s parse error at line %d, column %d: %s",
+		format, pos.Line, pos.Column, msg).At(file, pos)
+	return &d
+}
+
+// ---- YAML ----
+
+var (
+	yamlLine   = regexp.MustCompile(`line (\d+)`)
+	yamlPrefix = regexp.MustCompile(`^yaml: (line \d+: )?`)
+)
+
+func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil, parseError(file, "YAML", diag.Pos{Line: 1, Column: 1}, "the document is empty")
+		}
+		return nil, parseError(file, "YAML", yamlErrorPos(err), yamlPrefix.ReplaceAllString(err.Error(), ""))
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		pos := diag.Pos{Line: extra.Line, Column: extra.Column}
+		if err != nil {
+			pos = yamlErrorPos(err)
+		}
+		if !pos.IsValid() {
+			pos = diag.Pos{Line: 1, Column: 1}
+		}
+		return nil, parseError(file, "YAML", pos, "more than one document in the stream")
+	}
+	c := &yamlConv{file: file}
+	return c.convert(&doc, 0)
+}
+
+func yamlErrorPos(err error) diag.Pos {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		if n, e := strconv.Atoi(m[1]); e == nil {
+			return diag.Pos{Line: n, Column: 1}
+		}
+	}
+	return diag.Pos{Line: 1, Column: 1}
+}
+
+type yamlConv struct {
+	file    string
+	count   int
+	deepest int // deepest level converted so far
+	// anchors caches converted anchor targets with their expanded size, so
+	// an alias costs its size against the budget without being rebuilt.
+	anchors map[*yaml.Node]anchored
+}
+
+type anchored struct {
+	v      *Value
+	size   int
+	height int // levels below the anchor's own
+}
+
+func (c *yamlConv) fail(n *yaml.Node, format string, args ...any) *diag.Diagnostic {
+	return parseError(c.file, "YAML", diag.Pos{Line: n.Line, Column: n.Column}, fmt.Sprintf(format, args...))
+}
+
+func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
+	c.count++
+	if c.count > maxValues {
+		return nil, c.fail(n, "the document expands to more than %d values", maxValues)
+	}
+	if depth > MaxDepth {
+		return nil, c.fail(n, "nesting deeper than %d levels", MaxDepth)
+	}
+	c.deepest = max(c.deepest, depth)
+	pos := diag.Pos{Line: n.Line, Column: n.Column}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, c.fail(n, "the document is empty")
+		}
+		return c.convert(n.Content[0], depth)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, c.fail(n, "unknown alias")
+		}
+		a, ok := c.anchors[n.Alias]
+		if !ok {
+			before, outer := c.count, c.deepest
+			c.deepest = depth + 1
+			v, d := c.convert(n.Alias, depth+1)
+			if d != nil {
+				return nil, d
+			}
+			a = anchored{v: v, size: c.count - before, height: c.deepest - (depth + 1)}
+			c.deepest = max(outer, c.deepest)
+			if c.anchors == nil {
+				c.anchors = map[*yaml.Node]anchored{}
+			}
+			c.anchors[n.Alias] = a
+		} else {
+			c.count += a.size
+			if depth+1+a.height > MaxDepth {
+				return nil, c.fail(n, "nesting deeper than %d levels", MaxDepth)
+			}
+			if c.count > maxValues {
+				return nil, c.fail(n, "the document expands to more than %d values", maxValues)
+			}
+		}
+		cp := *a.v // shallow: the tree below is shared, never mutated
+		cp.Pos = pos
+		return &cp, nil
+	case yaml.SequenceNode:
+		v := &Value{Kind: ArrayValue, Pos: pos, Items: make([]*Value, 0, len(n.Content))}
+		for _, it := range n.Content {
+			iv, d := c.convert(it, depth+1)
+			if d != nil {
+				return nil, d
+			}
+			v.Items = append(v.Items, iv)
+		}
+		return v, nil
+	case yaml.MappingNode:
+		return c.mapping(n, depth)
+	case yaml.ScalarNode:
+		return c.scalar(n), nil
+	}
+	return nil, c.fail(n, "unexpected YAML node")
+}
+
+func (c *yamlConv) mapping(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
+	v := &Value{Kind: ObjectValue, Pos: diag.Pos{Line: n.Line, Column: n.Column}}
+	seen := map[string]diag.Pos{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		for k.Kind == yaml.AliasNode && k.Alias != nil {
+			k = k.Alias
+		}
+		kn := n.Content[i]
+		if k.Kind != yaml.ScalarNode || (k.Tag != "!!str" && k.Tag != "!!merge") {
+			return nil, c.fail(kn, "a mapping key must be a string")
+		}
+		kpos := diag.Pos{Line: kn.Line, Column: kn.Column}
+		if first, dup := seen[k.Value]; dup {
+			d := c.fail(kn, "duplicate key `%s` (first at line %d, column %d)", k.Value, first.Line, first.Column)
+			*d = d.WithRelated(c.file, first, "first occurrence")
+			return nil, d
+		}
+		seen[k.Value] = kpos
+		val, d := c.convert(n.Content[i+1], depth+1)
+		if d != nil {
+			return nil, d
+		}
+		v.Members = append(v.Members, Member{Key: k.Value, KeyPos: kpos, Value: val})
+	}
+	return v, nil
+}
+
+func (c *yamlConv) scalar(n *yaml.Node) *Value {
+	v := &Value{Pos: diag.Pos{Line: n.Line, Column: n.Column}, Kind: StringValue, Text: n.Value}
+	switch n.Tag {
+	case "!!null":
+		v.Kind, v.Text = NullValue, ""
+	case "!!bool":
+		var b bool
+		if n.Decode(&b) == nil {
+			v.Kind, v.Bool, v.Text = BoolValue, b, ""
+		}
+	case "!!int":
+		v.Kind = IntValue
+		var i int64
+		var u uint64
+		switch {
+		case n.Decode(&i) == nil:
+			v.Text = strconv.FormatInt(i, 10)
+		case n.Decode(&u) == nil:
+			v.Text = strconv.FormatUint(u, 10)
+		default: // too large for 64 bits: keep the literal, out of every range
+		}
+	case "!!float":
+		v.Kind = FloatValue
+	}
+	return v
+}
+
+// ---- JSON ----
+
+type jsonReader struct {
+	file  string
+	data  []byte
+	dec   *json.Decoder
+	lines []int // byte offset of each line start
+}
+
+func readJSON(file string, data []byte) (*Value, *diag.Diagnostic) {
+	r := &jsonReader{file: file, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	r.dec.UseNumber()
+	r.lines = append(r.lines, 0)
+	for i, c := range data {
+		if c == '\n' {
+			r.lines = append(r.lines, i+1)
+		}
+	}
+	v, d := r.value(0)
+	if d != nil {
+		return nil, d
+	}
+	start := r.nextStart()
+	if _, err := r.dec.Token(); err != io.EOF {
+		return nil, r.fail(start, "unexpected data after the top-level value")
+	}
+	return v, nil
+}
+
+// pos converts a byte offset to a 1-based line and code-point column.
+func (r *jsonReader) pos(off int) diag.Pos {
+	if off > len(r.data) {
+		off = len(r.data)
+	}
+	lo, hi := 0, len(r.lines)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if r.lines[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return diag.Pos{Line: lo + 1, Column: utf8.RuneCount(r.data[r.lines[lo]:off]) + 1}
+}
+
+// nextStart is the offset of the next token: the decoder's offset past the
+// separators it has not consumed yet.
+func (r *jsonReader) nextStart() int {
+	off := int(r.dec.InputOffset())
+	for off < len(r.data) {
+		switch r.data[off] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			off++
+			continue
+		}
+		break
+	}
+	return off
+}
+
+func (r *jsonReader) fail(off int, format string, args ...any) *diag.Diagnostic {
+	return parseError(r.file, "JSON", r.pos(off), fmt.Sprintf(format, args...))
+}
+
+func (r *jsonReader) tokenError(err error) *diag.Diagnostic {
+	off := len(r.data)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = int(se.Offset)
+	}
+	msg := err.Error()
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		msg = "unexpected end of input"
+	}
+	return r.fail(off, "%s", msg)
+}
+
+func (r *jsonReader) value(depth int) (*Value, *diag.Diagnostic) {
+	start := r.nextStart()
+	if depth > MaxDepth {
+		return nil, r.fail(start, "nesting deeper than %d levels", MaxDepth)
+	}
+	tok, err := r.dec.Token()
+	if err != nil {
+		return nil, r.tokenError(err)
+	}
+	v := &Value{Pos: r.pos(start)}
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' {
+			return r.object(v, depth)
+		}
+		if t == '[' {
+			return r.array(v, depth)
+		}
+		return nil, r.fail(start, "unexpected `%s`", t)
+	case string:
+		v.Kind, v.Text = StringValue, t
+	case bool:
+		v.Kind, v.Bool = BoolValue, t
+	case nil:
+		v.Kind = NullValue
+	case json.Number:
+		v.Kind, v.Text = jsonNumber(string(t))
+	}
+	return v, nil
+}
+
+// jsonNumber classifies a number literal: an integer has no fraction and no
+// exponent (the harness's u32 refuses `2.0`).
+func jsonNumber(lit string) (ValueKind, string) {
+	if strings.ContainsAny(lit, ".eE") {
+		return FloatValue, lit
+	}
+	if i, err := strconv.ParseInt(lit, 10, 64); err == nil {
+		return IntValue, strconv.FormatInt(i, 10)
+	}
+	if u, err := strconv.ParseUint(lit, 10, 64); err == nil {
+		return IntValue, strconv.FormatUint(u, 10)
+	}
+	return IntValue, lit
+}
+
+func (r *jsonReader) object(v *Value, depth int) (*Value, *diag.Diagnostic) {
+	v.Kind = ObjectValue
+	seen := map[string]diag.Pos{}
+	for r.dec.More() {
+		kstart := r.nextStart()
+		tok, err := r.dec.Token()
+		if err != nil {
+			return nil, r.tokenError(err)
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return nil, r.fail(kstart, "an object key must be a string")
+		}
+		kpos := r.pos(kstart)
+		if first, dup := seen[key]; dup {
+			d := r.fail(kstart, "duplicate key `%s` (first at line %d, column %d)", key, first.Line, first.Column)
+			*d = d.WithRelated(r.file, first, "first occurrence")
+			return nil, d
+		}
+		seen[key] = kpos
+		val, d := r.value(depth + 1)
+		if d != nil {
+			return nil, d
+		}
+		v.Members = append(v.Members, Member{Key: key, KeyPos: kpos, Value: val})
+	}
+	if _, err := r.dec.Token(); err != nil {
+		return nil, r.tokenError(err)
+	}
+	return v, nil
+}
+
+func (r *jsonReader) array(v *Value, depth int) (*Value, *diag.Diagnostic) {
+	v.Kind = ArrayValue
+	v.Items = []*Value{}
+	for r.dec.More() {
+		it, d := r.value(depth + 1)
+		if d != nil {
+			return nil, d
+		}
+		v.Items = append(v.Items, it)
+	}
+	if _, err := r.dec.Token(); err != nil {
+		return nil, r.tokenError(err)
+	}
+	return v, nil
+}
