@@ -262,7 +262,6 @@ func TestControlCharacterWarns(t *testing.T) {
 	}
 }
 
-
 func loadMapBytes(src string) (*stepmap.Map, diag.List) {
 	return stepmap.Load("map.yaml", []byte(src))
 }
