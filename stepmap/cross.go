@@ -7,6 +7,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/vocab"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 // crossValidate runs documents.md §8.4 against a workflow given by its id,
@@ -61,4 +62,12 @@ func verifierCheck(step *Step, path string) diag.List {
 		d = d.WithHint("`%s` establishes no evidence kind by default", e.Verifier)
 	}
 	return diag.List{d}
+}
+
+// CrossValidate checks the map against workflow w (documents.md §8.4): the
+// pin must name w's id and version, every map state must be one of w's, and
+// every named verifier must establish the kind its step claims. The
+// diagnostics carry a location (`driver-steps[<id>]…`) and no file position.
+func (m *Map) CrossValidate(w *workflow.Workflow) diag.List {
+	return m.crossValidate(w.ID, w.Version, w.StateIDs())
 }
