@@ -190,52 +190,68 @@ func (c *checker) group(g *hnode) {
 // layers as declaration indexes, or the stuck nodes in declaration order
 // when it stalls. Needs naming no sibling or the node itself are left out:
 // they are reported by their own codes and would only repeat them as a cycle.
+//
+// It computes the specification's rounds without rescanning the group each
+// round (which is quadratic on a chain): a node becomes ready in the round
+// after the last of its needs is first placed. An id shared by duplicates
+// counts as done once any of them is placed, as the harness keys `done` by
+// id.
 func layer(nodes []*hnode) (layers [][]int, stuck []int) {
-	index := make(map[string][]int, len(nodes))
-	for i, n := range nodes {
-		index[n.id] = append(index[n.id], i)
+	index := make(map[string]bool, len(nodes))
+	for _, n := range nodes {
+		index[n.id] = true
 	}
-	placed := make([]bool, len(nodes))
-	doneID := map[string]bool{}
-	remaining := len(nodes)
-	for remaining > 0 {
-		var ready []int
-		for i, n := range nodes {
-			if !placed[i] && needsDone(n, index, doneID) {
-				ready = append(ready, i)
+	pending := make([]int, len(nodes))
+	dependents := map[string][]int{}
+	var ready []int
+	for i, n := range nodes {
+		seen := map[string]bool{}
+		for _, need := range n.needs {
+			if need == n.id || !index[need] || seen[need] {
+				continue
 			}
+			seen[need] = true
+			pending[i]++
+			dependents[need] = append(dependents[need], i)
 		}
-		if len(ready) == 0 {
-			for i := range nodes {
-				if !placed[i] {
-					stuck = append(stuck, i)
+		if pending[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	placed, done := 0, map[string]bool{}
+	for len(ready) > 0 {
+		layers = append(layers, ready)
+		placed += len(ready)
+		var next []int
+		for _, i := range ready {
+			if done[nodes[i].id] {
+				continue
+			}
+			done[nodes[i].id] = true
+			for _, d := range dependents[nodes[i].id] {
+				if pending[d]--; pending[d] == 0 {
+					next = append(next, d)
 				}
 			}
-			return layers, stuck
 		}
-		for _, i := range ready {
-			placed[i] = true
-			doneID[nodes[i].id] = true
-		}
-		remaining -= len(ready)
-		layers = append(layers, ready)
+		slices.Sort(next)
+		ready = next
 	}
-	return layers, nil
-}
-
-// needsDone reports whether every sibling n needs is placed. An id shared
-// by duplicates counts as done once any of them is, as the harness keys
-// `done` by id.
-func needsDone(n *hnode, index map[string][]int, done map[string]bool) bool {
-	for _, need := range n.needs {
-		if need == n.id || index[need] == nil {
-			continue
-		}
-		if !done[need] {
-			return false
+	if placed == len(nodes) {
+		return layers, nil
+	}
+	inLayer := make([]bool, len(nodes))
+	for _, l := range layers {
+		for _, i := range l {
+			inLayer[i] = true
 		}
 	}
-	return true
+	for i := range nodes {
+		if !inLayer[i] {
+			stuck = append(stuck, i)
+		}
+	}
+	return layers, stuck
 }
 
 // ticks renders names as "`a`, `b`".

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aepflow/aepflow/compiler"
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/atomicfile"
+	"github.com/aepflow/aepflow/internal/textdiff"
+	"github.com/aepflow/aepflow/stepmap"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
+)
+
+func init() { register(newFlowCmd) }
+
+// flowFlags holds the flags of `aepflow flow`.
+type flowFlags struct {
+	id, root, workflowFile, mapRef, out, format string
+	maxAttempts                                 uint32
+	check                                       bool
+}
+
+func newFlowCmd() *cobra.Command {
+	var f flowFlags
+	cmd := &cobra.Command{
+		Use:   "flow --id REF [--root DIR] [--map FILE|ID] [--out FILE] [--check]",
+		Short: "Project a workflow (and a step map) into a b10x flow document",
+		Long: `Project an AEP workflow, optionally with a step map, into the flow document that
+` + "`b10x-harness workflow plan|run`" + ` executes: every non-terminal state becomes a group
+holding its steps, retreats (back edges) become repeating groups bounded by
+--max-attempts, and guards and terminal states are dropped (the engine governs
+them through the transition hook). The output is byte-stable run to run.
+
+The whole tree at --root is loaded and validated first; any error refuses the
+command. Every document written is first checked the way the harness checks it,
+and a document it would refuse is never written.
+
+Without --out the document goes to stdout. With --out it is written atomically
+and its path printed. With --check (needs --out) nothing is written: the command
+exits 1 with a unified diff when the file is stale, which is what CI runs to
+keep committed flows honest.
+
+Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
+		Example: `  # The bundled example, with its step map, to stdout
+  aepflow flow --root examples/tree --id demo/review --map demo/review-steps
+
+  # Write it, then keep it honest in CI
+  aepflow flow --root examples/tree --id demo/review --map demo/review-steps --out flow.yaml
+  aepflow flow --root examples/tree --id demo/review --map demo/review-steps --out flow.yaml --check
+
+  # A pinned reference, JSON output, retreats bounded at 5 attempts
+  aepflow flow --root . --id adp/default/2 --max-attempts 5 --format json
+
+  # A single workflow file, outside any tree
+  aepflow flow --workflow workflow.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runFlow(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.id, "id", "", "workflow reference, `REF` = <id> or <id>/<major> (required unless --workflow)")
+	fl.StringVar(&f.root, "root", ".", "document tree root `DIR`")
+	fl.StringVar(&f.workflowFile, "workflow", "", "project a single workflow `FILE` instead of one from the tree")
+	fl.StringVar(&f.mapRef, "map", "", "step map: a `FILE`, or the id of a map under the tree's drivers/")
+	fl.Uint32Var(&f.maxAttempts, "max-attempts", compiler.DefaultMaxAttempts, "attempts of every retreat group, `N` >= 1")
+	fl.StringVar(&f.out, "out", "", "write the document to `FILE` (atomically) instead of stdout")
+	fl.StringVar(&f.format, "format", "", "output `FORMAT`: yaml or json (default: json when --out ends in .json, else yaml)")
+	fl.BoolVar(&f.check, "check", false, "compare with the --out file instead of writing; exit 1 with a diff when stale")
+	return cmd
+}
+
+// validate checks the flag combination before anything is loaded.
+func (f *flowFlags) validate() (compiler.Format, error) {
+	if f.maxAttempts == 0 {
+		return "", usageError("--max-attempts must be 1 or more: it is the number of attempts of each retreat group, the first included")
+	}
+	if f.id == "" && f.workflowFile == "" {
+		return "", usageError("--id is required (or --workflow FILE)")
+	}
+	if f.id != "" && f.workflowFile != "" {
+		return "", usageError("--id and --workflow exclude each other")
+	}
+	if f.check && f.out == "" {
+		return "", usageError("--check compares with the --out file: give --out")
+	}
+	switch f.format {
+	case "":
+		if strings.HasSuffix(strings.ToLower(f.out), ".json") {
+			return compiler.JSON, nil
+		}
+		return compiler.YAML, nil
+	case "yaml", "json":
+		return compiler.Format(f.format), nil
+	}
+	return "", usageError("--format must be yaml or json, not %q", f.format)
+}
+
+func runFlow(cmd *cobra.Command, f flowFlags) error {
+	format, err := f.validate()
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	w, maps, sources, ds := loadForFlow(f)
+	if ds.HasErrors() {
+		return reportDiagnostics(stderr, ds, sources)
+	}
+	opts := compiler.Options{MaxAttempts: f.maxAttempts}
+	if f.mapRef != "" {
+		m, mds := selectMap(f.mapRef, maps, w)
+		ds.Extend(mds)
+		if mds.HasErrors() {
+			return reportDiagnostics(stderr, ds, sources)
+		}
+		opts.Map = m
+	}
+	out, _, gds := compiler.Generate(w, opts, format)
+	ds.Extend(gds)
+	if out == nil {
+		return reportDiagnostics(stderr, ds, sources)
+	}
+	if len(ds) > 0 {
+		_ = diag.WriteText(stderr, ds.Sorted(), sources)
+	}
+	return emitFlow(cmd, f, out)
+}
+
+// loadForFlow finds the workflow (and the tree's step maps) the command
+// projects.
+func loadForFlow(f flowFlags) (*workflow.Workflow, []*stepmap.Map, diag.Sources, diag.List) {
+	sources := diag.Sources{}
+	if f.workflowFile != "" {
+		data, err := os.ReadFile(f.workflowFile)
+		if err != nil {
+			return nil, nil, sources, diag.List{ioError(f.workflowFile, err)}
+		}
+		sources[f.workflowFile] = data
+		w, ds := workflow.Load(f.workflowFile, data)
+		if w != nil && !ds.HasErrors() {
+			ds.Extend(w.Validate())
+		}
+		return w, nil, sources, ds
+	}
+	ref, err := ident.ParseRef(ident.Dotted, f.id)
+	if err != nil {
+		return nil, nil, sources, diag.List{diag.Errorf("invalid_reference", "`--id %s` is not a workflow reference: %v", f.id, err).WithPath("--id")}
+	}
+	t, ds := tree.Load(f.root)
+	if t != nil {
+		for name, data := range t.Sources {
+			sources[name] = data
+		}
+	}
+	if ds.HasErrors() {
+		return nil, nil, sources, ds
+	}
+	w, err := t.Workflow(ref)
+	if err != nil {
+		if l, ok := diag.AsList(err); ok {
+			return nil, nil, sources, append(ds, l...)
+		}
+		return nil, nil, sources, append(ds, diag.Errorf("unknown_workflow", "%v", err))
+	}
+	return w, t.StepMapList(), sources, ds
+}
+
+// selectMap chooses the step map (documents.md §8.5) and checks it applies
+// to w; a map that does not apply is refused with every reason.
+func selectMap(x string, maps []*stepmap.Map, w *workflow.Workflow) (*stepmap.Map, diag.List) {
+	m, ds := stepmap.Select(x, maps, os.ReadFile)
+	if m == nil || ds.HasErrors() {
+		return nil, ds
+	}
+	cross := m.CrossValidate(w)
+	ds.Extend(cross)
+	if cross.HasErrors() {
+		ds.Add(diag.Errorf("map_does_not_apply", "the step map `%s` does not apply to workflow `%s/%d`", m.ID, w.ID, w.Version).
+			WithPath(m.Location()).WithHint("fix the map, or choose another with --map"))
+	}
+	return m, ds
+}
+
+// emitFlow prints, writes or checks the generated bytes.
+func emitFlow(cmd *cobra.Command, f flowFlags, out []byte) error {
+	switch {
+	case f.check:
+		return checkStale(cmd.OutOrStdout(), f.out, out)
+	case f.out != "":
+		if err := atomicfile.Write(f.out, out, 0o644); err != nil {
+			return reportDiagnostics(cmd.ErrOrStderr(), diag.List{ioError(f.out, err)}, nil)
+		}
+		fmt.Fprintln(cmd.OutOrStdout(), f.out)
+		return nil
+	}
+	_, err := cmd.OutOrStdout().Write(out)
+	return err
+}
+
+// checkStale compares the file with the bytes this run would write: exit 0
+// when identical, else exit 1 with a unified diff from the file to them.
+func checkStale(stdout io.Writer, path string, want []byte) error {
+	have, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return exitWith(exitProblems, fmt.Errorf("%s: %v", path, err))
+	}
+	if err == nil && bytes.Equal(have, want) {
+		return nil
+	}
+	fmt.Fprint(stdout, textdiff.Unified(path, path+" (regenerated)", have, want))
+	if err != nil {
+		return exitWith(exitProblems, fmt.Errorf("%s does not exist; run the command without --check to write it", path))
+	}
+	return exitWith(exitProblems, fmt.Errorf("%s is stale; run the command without --check to rewrite it", path))
+}
+
+// ioError is the io_error diagnostic for a file that cannot be read or
+// written.
+func ioError(path string, err error) diag.Diagnostic {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return diag.Errorf("io_error", "cannot access `%s`: %v", path, err).InFile(path)
+}
+
+// reportDiagnostics prints ds (sorted) to w and returns the exit-1 error.
+func reportDiagnostics(w io.Writer, ds diag.List, sources diag.Sources) error {
+	_ = diag.WriteText(w, ds.Sorted(), sources)
+	return exitWith(exitProblems, nil)
+}

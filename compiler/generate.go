@@ -1,0 +1,58 @@
+package compiler
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/flow"
+	"github.com/aepflow/aepflow/workflow"
+)
+
+// Format is the syntax of a generated flow document.
+type Format string
+
+const (
+	// YAML is the hand-written byte form of projection.md §6.
+	YAML Format = "yaml"
+	// JSON is the same document as strict JSON, the header in `$comment`.
+	JSON Format = "json"
+)
+
+// Generate projects w and writes the document in format, then runs the flow
+// checker on those very bytes, as the harness would read them
+// (flow-format.md §3.2). It returns the bytes only when the projection and the
+// check found no error; the diagnostics hold the projection's warnings and
+// every problem found.
+func Generate(w *workflow.Workflow, opts Options, format Format) ([]byte, *Projection, diag.List) {
+	proj, ds := Project(w, opts)
+	if ds.HasErrors() {
+		return nil, nil, ds
+	}
+	ds.Extend(proj.Warnings)
+	var buf bytes.Buffer
+	var err error
+	name := "generated." + string(format)
+	switch format {
+	case YAML:
+		err = flow.WriteYAML(&buf, proj.Facts.Header(), proj.Document)
+	case JSON:
+		err = flow.WriteJSON(&buf, proj.Facts.Header(), proj.Document)
+	default:
+		err = fmt.Errorf("unknown format %q (want yaml or json)", format)
+	}
+	if err != nil {
+		ds.Add(diag.Errorf("flow_parse_error", "the projected document cannot be written: %v", err).WithPath(w.Location()))
+		return nil, proj, ds
+	}
+	_, checked := flow.CheckBytes(name, buf.Bytes(), flow.CheckOptions{})
+	for _, d := range checked {
+		// The bytes were never a file; the node path says where.
+		d.File, d.Pos, d.Related = "", diag.Pos{}, nil
+		ds.Add(d)
+	}
+	if ds.HasErrors() {
+		return nil, proj, ds
+	}
+	return buf.Bytes(), proj, ds
+}
