@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/aepflow/aepflow/flow"
+	"github.com/aepflow/aepflow/internal/atomicfile"
 	"github.com/spf13/cobra"
 )
 
@@ -37,28 +38,6 @@ func discoverProject(dir string) string {
 		d = parent
 	}
 	return dir
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so readers never see a half-written file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 func newHooksCmd() *cobra.Command {
@@ -123,7 +102,7 @@ Exit codes: 0 written, 1 the file could not be written, 2 usage error.`,
 			if err := flow.WriteHooks(&b, flow.TransitionHooks(argv)); err != nil {
 				return exitWith(exitUndecided, err)
 			}
-			if err := writeFileAtomic(out, b.Bytes()); err != nil {
+			if err := atomicfile.Write(out, b.Bytes(), 0o644); err != nil {
 				return exitWith(exitProblems, fmt.Errorf("cannot write %s: %w", out, err))
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), out)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/atomicfile"
 	"github.com/aepflow/aepflow/trace"
 )
 
@@ -281,37 +281,19 @@ func emitEvidence(cmd *cobra.Command, rec *trace.Evidence, format, out string) e
 		_, err = cmd.OutOrStdout().Write(b.Bytes())
 		return err
 	}
-	if err := writeFileAtomic(out, b.Bytes()); err != nil {
+	if err := writeCreatingDirs(out, b.Bytes()); err != nil {
 		return exitWith(exitProblems, err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%s — %s\n", out, rec.Status)
 	return nil
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames it
-// into place, creating parent directories.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeCreatingDirs writes data to path atomically, creating its parent
+// directories first: evidence records usually go into a run directory that
+// may not exist yet.
+func writeCreatingDirs(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, data, 0o644)
 }
