@@ -88,6 +88,10 @@ func parseCall(s string) (Predicate, *failure, bool) {
 	return nil, nil, false
 }
 
+// opsByPriority lists the operators in the order they are tried at one
+// position: two-character ones first, so `<=` is never read as `<`.
+var opsByPriority = []Op{Eq, Ne, Le, Ge, Lt, Gt}
+
 // findOp returns the byte offset and spelling of the first comparison
 // operator outside quotes, trying the two-character operators first at each
 // position, or -1.
@@ -105,7 +109,10 @@ func findOp(s string) (int, Op) {
 			quote = c
 			continue
 		}
-		for _, op := range []Op{Eq, Ne, Le, Ge, Lt, Gt} {
+		if strings.IndexByte("=!<>", c) < 0 {
+			continue
+		}
+		for _, op := range opsByPriority {
 			if strings.HasPrefix(s[i:], string(op)) {
 				return i, op
 			}
@@ -116,6 +123,9 @@ func findOp(s string) (int, Op) {
 
 func parseComparison(left string, op Op, right string) (Predicate, *failure) {
 	left, right = strings.TrimSpace(left), strings.TrimSpace(right)
+	if left == "" {
+		return nil, invalidf("the left side of `%s` is empty, expected a fact path", op)
+	}
 	if !ValidFactPath(left) {
 		return nil, invalidf("the left side of `%s` must be a fact path, found %s", op, describeText(left))
 	}

@@ -102,7 +102,30 @@ type Scales map[string][]string
 // consulted, and they must agree. It returns the sign of a − b and true, or
 // false with a note when no scale holds both or two scales disagree.
 func (s Scales) Order(a, b string) (int, bool, string) {
-	// Sorted names make the note name the same two scales on every run.
+	found, sign, disagree := false, 0, false
+	for _, values := range s {
+		d, ok := scaleOrder(values, a, b)
+		if !ok {
+			continue
+		}
+		if found && d != sign {
+			disagree = true
+			break
+		}
+		found, sign = true, d
+	}
+	switch {
+	case !found:
+		return 0, false, fmt.Sprintf("no scale holds both %s and %s", a, b)
+	case disagree:
+		return 0, false, s.disagreement(a, b)
+	}
+	return sign, true, ""
+}
+
+// disagreement names the first two scales, in name order, that order a and
+// b differently; map order must not leak into the note.
+func (s Scales) disagreement(a, b string) string {
 	names := make([]string, 0, len(s))
 	for name := range s {
 		names = append(names, name)
@@ -110,24 +133,25 @@ func (s Scales) Order(a, b string) (int, bool, string) {
 	slices.Sort(names)
 	first, sign := "", 0
 	for _, name := range names {
-		values := s[name]
-		i, j := slices.Index(values, a), slices.Index(values, b)
-		if i < 0 || j < 0 {
-			continue
-		}
-		d := cmpInt(i, j)
-		if first == "" {
+		d, ok := scaleOrder(s[name], a, b)
+		switch {
+		case !ok:
+		case first == "":
 			first, sign = name, d
-			continue
-		}
-		if d != sign {
-			return 0, false, fmt.Sprintf("scales `%s` and `%s` disagree on %s and %s", first, name, a, b)
+		case d != sign:
+			return fmt.Sprintf("scales `%s` and `%s` disagree on %s and %s", first, name, a, b)
 		}
 	}
-	if first == "" {
-		return 0, false, fmt.Sprintf("no scale holds both %s and %s", a, b)
+	return ""
+}
+
+// scaleOrder returns the sign of a − b on one scale, if it holds both.
+func scaleOrder(values []string, a, b string) (int, bool) {
+	i, j := slices.Index(values, a), slices.Index(values, b)
+	if i < 0 || j < 0 {
+		return 0, false
 	}
-	return sign, true, ""
+	return cmpInt(i, j), true
 }
 
 func cmpInt(a, b int) int {

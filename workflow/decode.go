@@ -14,16 +14,30 @@ import (
 // codes (documents.md §2.4, §7). invalid_predicate and predicate_too_deep
 // come from package predicate.
 const (
-	CodeInvalidIdentifier           = "invalid_identifier"
-	CodeInvalidReference            = "invalid_reference"
-	CodeEmptyWorkflow               = "empty_workflow"
-	CodeUnknownInitialState         = "unknown_initial_state"
-	CodeUnknownState                = "unknown_state"
-	CodeDuplicateTransition         = "duplicate_transition"
+	// CodeInvalidIdentifier: an id breaks its charset (documents.md §3.1).
+	CodeInvalidIdentifier = "invalid_identifier"
+	// CodeInvalidReference: a reference breaks its syntax.
+	CodeInvalidReference = "invalid_reference"
+	// CodeEmptyWorkflow: `states` is empty (rule 1).
+	CodeEmptyWorkflow = "empty_workflow"
+	// CodeUnknownInitialState: `initial` is not a declared state (rule 2).
+	CodeUnknownInitialState = "unknown_initial_state"
+	// CodeUnknownState: a transition end is not a declared state (rule 3).
+	CodeUnknownState = "unknown_state"
+	// CodeDuplicateTransition: a second transition for one (from, to) pair
+	// (rule 4).
+	CodeDuplicateTransition = "duplicate_transition"
+	// CodeRollbackOnIrreversibleState: a rollback policy on, or out of, an
+	// irreversible state (rule 5).
 	CodeRollbackOnIrreversibleState = "rollback_on_irreversible_state"
-	CodeIncompleteRollbackPolicy    = "incomplete_rollback_policy"
-	CodeDeadEndState                = "dead_end_state"
-	CodeUnreachableState            = "unreachable_state"
+	// CodeIncompleteRollbackPolicy: a rollback without a precondition
+	// (rule 6).
+	CodeIncompleteRollbackPolicy = "incomplete_rollback_policy"
+	// CodeDeadEndState: a non-terminal state without an outgoing transition
+	// (rule 7).
+	CodeDeadEndState = "dead_end_state"
+	// CodeUnreachableState: a state not reachable from `initial` (rule 8).
+	CodeUnreachableState = "unreachable_state"
 )
 
 // Load parses data as a workflow document named file and decodes it. It
@@ -37,6 +51,18 @@ func Load(file string, data []byte) (*Workflow, diag.List) {
 	}
 	w := Decode(doc, &diags)
 	return w, diags
+}
+
+// Check loads a workflow and, when its shape is clean, validates it: the
+// whole single-document pipeline. The list is sorted (file, line, column,
+// code) and deduplicated; the workflow is nil when the bytes are not a
+// mapping.
+func Check(file string, data []byte) (*Workflow, diag.List) {
+	w, diags := Load(file, data)
+	if w != nil && !diags.HasErrors() {
+		diags.Extend(w.Validate())
+	}
+	return w, diags.Sorted()
 }
 
 // Decode reads a parsed document as a workflow, reporting shape problems

@@ -12,14 +12,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// check loads and, when the shape is clean, validates one document, as a
-// command would: the sorted list of every problem.
+// check runs Check and keeps the diagnostics.
 func check(file string, data []byte) diag.List {
-	w, diags := Load(file, data)
-	if w != nil && !diags.HasErrors() {
-		diags.Extend(w.Validate())
-	}
-	return diags.Sorted()
+	_, diags := Check(file, data)
+	return diags
 }
 
 // errorLines renders a list the way the .out files hold it: one d.Error()
