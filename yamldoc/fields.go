@@ -70,14 +70,14 @@ type Map struct {
 	r       *Reader
 	node    *yaml.Node
 	path    string
-	allowed []string
-	keys    map[string]int // key -> index of the key node in node.Content
+	allowed map[string]bool // a set: maps keyed by data (states) allow thousands of keys
+	keys    map[string]int  // key -> index of the key node in node.Content
 }
 
 // Map starts reading node n, found at path, as a mapping. A nil or null
 // node reads as an empty mapping when nullOK is set.
 func (r *Reader) Map(n *yaml.Node, path string, nullOK bool) *Map {
-	m := &Map{r: r, node: n, path: path, keys: map[string]int{}}
+	m := &Map{r: r, node: n, path: path, keys: map[string]int{}, allowed: map[string]bool{}}
 	switch {
 	case n != nil && n.Kind == yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -106,9 +106,7 @@ func (m *Map) Reader() *Reader { return m.r }
 // Allow declares keys as known without reading them.
 func (m *Map) Allow(keys ...string) {
 	for _, k := range keys {
-		if !slices.Contains(m.allowed, k) {
-			m.allowed = append(m.allowed, k)
-		}
+		m.allowed[k] = true
 	}
 }
 
@@ -171,11 +169,14 @@ func (m *Map) Done() {
 	if m.node == nil {
 		return
 	}
-	allowed := slices.Clone(m.allowed)
+	allowed := make([]string, 0, len(m.allowed))
+	for k := range m.allowed {
+		allowed = append(allowed, k)
+	}
 	slices.Sort(allowed)
 	for i := 0; i+1 < len(m.node.Content); i += 2 {
 		k := m.node.Content[i]
-		if slices.Contains(m.allowed, k.Value) || k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+		if m.allowed[k.Value] || k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
 			continue
 		}
 		m.r.Report(k, Key(m.path, k.Value), diag.Errorf(CodeUnknownField, "unknown key `%s`", k.Value).

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestValidateRefusesHugeFileQuickly writes a sparse 120 MB file (never
+// committed) and checks that validate refuses it from its size, at once.
+func TestValidateRefusesHugeFileQuickly(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "huge.yaml")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(120 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	code := run([]string{"validate", "--kind", "workflow", file}, nil, &stdout, &stderr)
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("refusal took %v", elapsed)
+	}
+	if code != exitProblems || !strings.Contains(stdout.String(), "the file is 125829120 bytes, over the limit of 4194304 bytes [input_too_large]") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+}

@@ -1,0 +1,133 @@
+package tree
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aepflow/aepflow/stepmap"
+)
+
+// corpusTree returns the shared corpus tree, skipping without ../shared
+// beside the module root.
+func corpusTree(tb testing.TB) string {
+	tb.Helper()
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Skip("no module root")
+		}
+		dir = parent
+	}
+	root := filepath.Join(dir, "..", "shared", "corpus", "tree")
+	if _, err := os.Stat(root); err != nil {
+		tb.Skip("no shared corpus")
+	}
+	return root
+}
+
+func TestCorpusLoadsClean(t *testing.T) {
+	root := corpusTree(t)
+	tr, diags := Load(root)
+	if len(diags) != 0 {
+		t.Fatalf("the corpus tree must load clean:\n%s", render(diags))
+	}
+	if got := strings.Join(tr.WorkflowIDs(), ","); got != "adp/default" {
+		t.Errorf("workflows: %s", got)
+	}
+	if len(tr.Principles) != 16 || len(tr.Profiles) != 3 || len(tr.Protocols) != 2 || len(tr.Lifecycles) != 2 {
+		t.Errorf("counts: %d principles, %d profiles, %d protocols, %d lifecycles",
+			len(tr.Principles), len(tr.Profiles), len(tr.Protocols), len(tr.Lifecycles))
+	}
+}
+
+func TestCorpusMapSelection(t *testing.T) {
+	root := corpusTree(t)
+	tr, _ := Load(root)
+	m, diags := stepmap.Select("development/default", tr.StepMapList(), os.ReadFile)
+	if m == nil || len(diags) != 0 {
+		t.Fatalf("select by id: %v", diags)
+	}
+	w, err := tr.Workflow(m.Workflow)
+	if err != nil || w.ID != "adp/default" || w.Version != 2 {
+		t.Fatalf("pinned workflow: %v", err)
+	}
+	if d := m.CrossValidate(w); len(d) != 0 {
+		t.Errorf("cross-validation: %v", d)
+	}
+	byFile, diags := stepmap.Select(filepath.Join(root, "drivers", "development", "default.yaml"), nil, os.ReadFile)
+	if byFile == nil || len(diags) != 0 || byFile.ID != "development/default" {
+		t.Errorf("select by file: %v", diags)
+	}
+	if picked, err := stepmap.Pick(tr.StepMapList(), "adp/default", 2); err != nil || picked != m {
+		t.Errorf("pick: %v", err)
+	}
+	steps := m.States["verify"].Steps
+	if len(steps) != 6 || steps[0].Label() != "The unit suite." || steps[4].Evidence.Kind != "property_test_result" {
+		t.Errorf("verify steps: %d", len(steps))
+	}
+}
+
+func BenchmarkLoadCorpus(b *testing.B) {
+	root := corpusTree(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, diags := Load(root); len(diags) != 0 {
+			b.Fatal(diags)
+		}
+	}
+}
+
+// writeChain writes a tree whose one workflow is a chain of n states, each
+// with a guarded transition to the next and a retreat to the first, plus a
+// step map with a command step in every state.
+func writeChain(b *testing.B, n int) string {
+	root := b.TempDir()
+	var w, m strings.Builder
+	w.WriteString("id: bench/chain\ntitle: Chain\ninitial: s0\nstates:\n")
+	m.WriteString("format: aep.driver-steps/1\nid: bench/steps\nworkflow: bench/chain/1\nstates:\n")
+	for i := 0; i < n; i++ {
+		term := ""
+		if i == n-1 {
+			term = ", terminal: true"
+		}
+		fmt.Fprintf(&w, "  s%d: {title: State %d, phases: [implementation]%s}\n", i, i, term)
+		fmt.Fprintf(&m, "  s%d:\n    steps:\n      - {kind: command, run: [make, s%d], evidence: {kind: test_result, suite: unit, verifier: test-runner}}\n", i, i)
+	}
+	w.WriteString("transitions:\n")
+	for i := 0; i+1 < n; i++ {
+		fmt.Fprintf(&w, "  - {from: s%d, to: s%d, when: tests.unit.failed == 0}\n", i, i+1)
+		if i%10 == 9 {
+			fmt.Fprintf(&w, "  - {from: s%d, to: s0, when: tests.unit.failed > 0}\n", i)
+		}
+	}
+	for dir, data := range map[string]string{"workflows": w.String(), "drivers": m.String()} {
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, dir, "doc.yaml"), []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return root
+}
+
+func BenchmarkLoadGenerated10000States(b *testing.B) {
+	root := writeChain(b, 10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		tr, diags := Load(root)
+		if len(diags) != 0 || len(tr.Workflows["bench/chain"].States) != 10000 {
+			b.Fatal(diags)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package tree
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/stepmap"
+)
+
+const codesDoc = "../docs/codes-documents.md"
+
+var (
+	fileFence   = regexp.MustCompile("^```(yaml|json) file=(\\S+)$")
+	selectFence = regexp.MustCompile("^```text select=(\\S+)$")
+)
+
+// section is one `## code` section of the codes page: its input files, an
+// optional --map selection, and the exact expected output block.
+type section struct {
+	code      string
+	files     map[string]string
+	order     []string
+	selectArg string
+	outStart  int // line index of the first output line
+	outEnd    int // line index of the closing fence
+	want      string
+}
+
+func parseSections(t *testing.T, lines []string) []*section {
+	var out []*section
+	var cur *section
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "## "):
+			cur = &section{code: strings.Trim(strings.TrimPrefix(l, "## "), "`"), files: map[string]string{}}
+			out = append(out, cur)
+		case cur != nil && fileFence.MatchString(l):
+			name := fileFence.FindStringSubmatch(l)[2]
+			j := i + 1
+			for ; j < len(lines) && lines[j] != "```"; j++ {
+			}
+			cur.files[name] = strings.Join(lines[i+1:j], "\n") + "\n"
+			cur.order = append(cur.order, name)
+			i = j
+		case cur != nil && (l == "```text" || selectFence.MatchString(l)):
+			if m := selectFence.FindStringSubmatch(l); m != nil {
+				cur.selectArg = m[1]
+			}
+			j := i + 1
+			for ; j < len(lines) && lines[j] != "```"; j++ {
+			}
+			cur.outStart, cur.outEnd = i+1, j
+			cur.want = strings.Join(lines[i+1:j], "\n") + "\n"
+			i = j
+		}
+	}
+	return out
+}
+
+// run reproduces what `aepflow validate` prints for the section's files:
+// tree mode when a file sits in a tree directory, else file mode.
+func (s *section) run(t *testing.T) string {
+	dir := t.TempDir()
+	treeMode := false
+	for _, name := range s.order {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(s.files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if kindFromPath(name) != "" && strings.Contains(name, "/") {
+			treeMode = true
+		}
+	}
+	t.Chdir(dir)
+	var diags diag.List
+	sources := diag.Sources{}
+	if treeMode {
+		tr, ds := Load(".")
+		diags, sources = ds, tr.Sources
+		if s.selectArg != "" {
+			_, ds := stepmap.Select(s.selectArg, tr.StepMapList(), os.ReadFile)
+			diags = ds
+		}
+	} else {
+		for _, name := range s.order {
+			data := []byte(s.files[name])
+			sources[name] = data
+			_, ds := LoadDocument(name, data, "")
+			diags.Extend(ds)
+		}
+	}
+	var b bytes.Buffer
+	if err := diag.WriteText(&b, diags.Sorted(), sources); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestCodesDocument checks every example of docs/codes-documents.md: the
+// input must produce exactly the printed output, and must be refused with
+// the section's code. -update rewrites the output blocks.
+func TestCodesDocument(t *testing.T) {
+	data, err := os.ReadFile(codesDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(codesDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	sections := parseSections(t, lines)
+	if len(sections) < 20 {
+		t.Fatalf("only %d sections", len(sections))
+	}
+	outputs := map[*section]string{}
+	for _, s := range sections {
+		t.Run(s.code, func(t *testing.T) {
+			if len(s.files) == 0 {
+				t.Fatalf("section %s has no input", s.code)
+			}
+			got := s.run(t)
+			outputs[s] = got
+			if !strings.Contains(got, "["+s.code+"]") {
+				t.Errorf("the example does not produce %s:\n%s", s.code, got)
+			}
+			if !*update && got != s.want {
+				t.Errorf("output differs\ngot:\n%s\nwant:\n%s", got, s.want)
+			}
+		})
+	}
+	if *update {
+		for i := len(sections) - 1; i >= 0; i-- {
+			s := sections[i]
+			repl := strings.Split(strings.TrimSuffix(outputs[s], "\n"), "\n")
+			lines = append(lines[:s.outStart], append(repl, lines[s.outEnd:]...)...)
+		}
+		if err := os.WriteFile(abs, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
