@@ -4,45 +4,34 @@
 //
 // The schemas describe shape only (keys, types, identifier patterns); the
 // rules that need more than one value (a step map's §8.3 rules, a workflow's
-// §7 rules) are the loaders'. Other packages add their own schema with
-// Register (package flow adds `flow`).
+// §7 rules) are the loaders'. The flow document's schema lives with package
+// flow and is served from there.
 package schemas
 
 import (
 	"embed"
 	"slices"
-	"sync"
+
+	"github.com/aepflow/aepflow/flow"
 )
 
 //go:embed *.schema.json
 var files embed.FS
 
-var (
-	mu    sync.Mutex
-	extra = map[string][]byte{}
-)
-
-// Register adds (or replaces) a schema under name, for schemas that live
-// with the package owning the format.
-func Register(name string, schema []byte) {
-	mu.Lock()
-	defer mu.Unlock()
-	extra[name] = schema
+// owned lists the schemas that live with the package owning the format.
+var owned = map[string]func() []byte{
+	"flow": flow.Schema,
 }
 
 // Names returns every schema name, in byte order.
 func Names() []string {
-	mu.Lock()
-	defer mu.Unlock()
 	names := []string{}
 	entries, _ := files.ReadDir(".")
 	for _, e := range entries {
 		names = append(names, e.Name()[:len(e.Name())-len(".schema.json")])
 	}
-	for n := range extra {
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-		}
+	for n := range owned {
+		names = append(names, n)
 	}
 	slices.Sort(names)
 	return names
@@ -51,10 +40,8 @@ func Names() []string {
 // Get returns the schema named name (without `.schema.json`) and whether it
 // exists.
 func Get(name string) ([]byte, bool) {
-	mu.Lock()
-	defer mu.Unlock()
-	if b, ok := extra[name]; ok {
-		return b, true
+	if f, ok := owned[name]; ok {
+		return f(), true
 	}
 	b, err := files.ReadFile(name + ".schema.json")
 	return b, err == nil

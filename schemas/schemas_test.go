@@ -114,18 +114,16 @@ func TestShapeErrorsRefused(t *testing.T) {
 	}
 }
 
-func TestNamesAndRegister(t *testing.T) {
-	want := "driver-steps lifecycle principle profile protocol workflow"
+func TestNames(t *testing.T) {
+	want := "driver-steps flow lifecycle principle profile protocol workflow"
 	if got := strings.Join(Names(), " "); got != want {
 		t.Errorf("Names() = %s", got)
 	}
-	Register("flow", []byte(`{"type": "object"}`))
-	defer func() { mu.Lock(); delete(extra, "flow"); mu.Unlock() }()
-	if b, ok := Get("flow"); !ok || string(b) != `{"type": "object"}` {
-		t.Errorf("registered schema not found")
+	if b, ok := Get("flow"); !ok || !strings.Contains(string(b), "urn:flow-tooling:flow-document:1") {
+		t.Errorf("the flow schema is not served from package flow")
 	}
-	if !strings.Contains(strings.Join(Names(), " "), "flow") {
-		t.Errorf("Names() misses a registered schema")
+	if _, ok := Get("nope"); ok {
+		t.Errorf("an unknown name was found")
 	}
 }
 
