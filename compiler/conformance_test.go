@@ -9,22 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/testshared"
+
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// corpus returns ../shared/corpus beside the module root, skipping the test
-// where it is absent (it is present in CI).
-func corpus(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "corpus"))
-	if err == nil {
-		if _, err = os.Stat(dir); err == nil {
-			return dir
-		}
-	}
-	t.Skip("../shared/corpus is absent; conformance tests need it")
-	return ""
-}
+// corpus returns ../shared/corpus, or skips the test where it is absent.
+func corpus(t testing.TB) string { return testshared.Corpus(t) }
 
 // sameTree compares two YAML node trees by kind, resolved tag, value and
 // mapping key order, ignoring comments and styles (projection.md §9.1).

@@ -6,35 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/testshared"
 )
 
-// sharedDir returns ../shared beside the module root, or skips the test.
-// AEPFLOW_SHARED overrides it for worktrees that live elsewhere.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	if dir := os.Getenv("AEPFLOW_SHARED"); dir != "" {
-		return dir
-	}
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the package")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "corpus")); err != nil {
-		t.Skip("../shared is absent")
-	}
-	return shared
-}
+// sharedDir returns ../shared, or skips the test where it is absent.
+func sharedDir(t *testing.T) string { return testshared.Dir(t) }
 
 // scenarioCodes maps the harness's refusal messages to our codes.
 var scenarioCodes = []struct{ text, code string }{

@@ -7,33 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/testshared"
+
 	"go.yaml.in/yaml/v3"
 )
 
-// corpusTree returns shared/corpus/tree next to the repository root, or
-// skips the test when the shared folder is not there.
-func corpusTree(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test")
-		}
-		dir = parent
-	}
-	tree := filepath.Join(dir, "..", "shared", "corpus", "tree")
-	if _, err := os.Stat(tree); err != nil {
-		t.Skip("shared corpus not present")
-	}
-	return tree
-}
+// corpusTree returns the shared corpus tree, or skips the test where it is
+// absent.
+func corpusTree(t *testing.T) string { return testshared.Corpus(t, "tree") }
 
 // TestCorpusPredicates parses every `when`, `applies_when` and
 // `predicates` item of the real document tree: all must parse, and a few

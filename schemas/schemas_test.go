@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/testshared"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -130,10 +132,7 @@ func TestNames(t *testing.T) {
 // TestCorpusValidates checks the shared corpus tree against the schemas;
 // it skips without ../shared.
 func TestCorpusValidates(t *testing.T) {
-	root := filepath.Join("..", "..", "shared", "corpus", "tree")
-	if _, err := os.Stat(root); err != nil {
-		t.Skip("no shared corpus")
-	}
+	root := testshared.Corpus(t, "tree")
 	cases := map[string]string{
 		"driver-steps": "drivers/*/*.yaml", "workflow": "workflows/*/*.yaml", "protocol": "protocols/*/*.yaml",
 		"principle": "principles/*/*.yaml", "profile": "profiles/*.yaml", "lifecycle": "artifacts/lifecycles/*.yaml",

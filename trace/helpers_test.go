@@ -6,34 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/testshared"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// sharedCorpus returns ../shared/corpus/trace beside the repository root, or
-// skips the test when it is absent.
-func sharedCorpus(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "corpus", "trace")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("../shared is absent")
-	}
-	return corpus
-}
+// sharedCorpus returns ../shared/corpus/trace, or skips the test where it
+// is absent.
+func sharedCorpus(t testing.TB) string { return testshared.Corpus(t, "trace") }
 
 func readFile(t testing.TB, path string) []byte {
 	t.Helper()

@@ -7,33 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/testshared"
+
 	"github.com/aepflow/aepflow/stepmap"
 )
 
-// corpusTree returns the shared corpus tree, skipping without ../shared
-// beside the module root.
-func corpusTree(tb testing.TB) string {
-	tb.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("no module root")
-		}
-		dir = parent
-	}
-	root := filepath.Join(dir, "..", "shared", "corpus", "tree")
-	if _, err := os.Stat(root); err != nil {
-		tb.Skip("no shared corpus")
-	}
-	return root
-}
+// corpusTree returns the shared corpus tree, or skips the test where it is
+// absent.
+func corpusTree(tb testing.TB) string { return testshared.Corpus(tb, "tree") }
 
 func TestCorpusLoadsClean(t *testing.T) {
 	root := corpusTree(t)

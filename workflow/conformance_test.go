@@ -5,36 +5,12 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/testshared"
 )
 
-// sharedDir returns ../shared next to the repository root, skipping the test
-// when it does not exist. AEPFLOW_SHARED overrides the location (a git
-// worktree does not sit next to ../shared).
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	if env := os.Getenv("AEPFLOW_SHARED"); env != "" {
-		return env
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the package directory")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skip("../shared is not available")
-	}
-	return shared
-}
+// sharedDir returns ../shared, or skips the test where it is absent.
+func sharedDir(t testing.TB) string { return testshared.Dir(t) }
 
 // TestCorpusWorkflow loads adp/default/2 from the shared corpus: it must be
 // clean, and its layout must be the table of projection.md §3.
