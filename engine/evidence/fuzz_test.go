@@ -32,6 +32,7 @@ func FuzzReadDocument(f *testing.F) {
 	}
 	f.Add([]byte("- {kind: diff, observed_at: 2024-01-01, producer: {producer: agent, id: a}}"))
 	f.Add([]byte("[]"))
+	f.Add([]byte("\"0\r\r")) // a syntax error on a CR-counted line
 	f.Fuzz(func(t *testing.T, data []byte) {
 		recs, diags := ReadDocument("f.yaml", data, now)
 		// YAML breaks lines at LF, CR and CRLF.
