@@ -220,7 +220,7 @@ func (d decoder) principle(n *yaml.Node) *Principle {
 	if v := m.Get("obligations"); v != nil {
 		p.Obligations = append(p.Obligations, d.explicitObligations(p.ID, v, "obligations")...)
 	}
-	p.Obligations = numberRepeats(p.Obligations)
+	p.Obligations = numberRepeatsOld(p.Obligations)
 	for i, it := range d.items(m.Get("evidence"), "evidence") {
 		if e, ok := d.evidenceReq(it, yamldoc.Index("evidence", i)); ok {
 			p.Evidence = append(p.Evidence, e)
@@ -364,7 +364,7 @@ func (d decoder) explicitObligations(principle string, n *yaml.Node, path string
 }
 
 // numberRepeats suffixes repeated obligation ids with -2, -3, ...
-func numberRepeats(obs []Obligation) []Obligation {
+func numberRepeatsOld(obs []Obligation) []Obligation {
 	count := map[string]int{}
 	for i := range obs {
 		id := obs[i].ID
