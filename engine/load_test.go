@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 func TestLoadCorpusTree(t *testing.T) {
@@ -102,5 +103,17 @@ func TestLoadDocumentDecodesOneFile(t *testing.T) {
 	}
 	if got := diags.Codes(); len(got) != 1 || got[0] != "unknown_field" {
 		t.Errorf("codes = %v, want unknown_field for bad.yaml", got)
+	}
+}
+
+// TestParseHorizonIsTheSharedRule: the engine's exported ParseHorizon
+// answers as the workflow decoder's rule does.
+func TestParseHorizonIsTheSharedRule(t *testing.T) {
+	for _, s := range []string{"7d", " 7 D ", "30", "0d", "3651", "-1d", "x"} {
+		got, ok := ParseHorizon(s)
+		want, wok := workflow.ParseHorizon(s)
+		if got != int(want) || ok != wok {
+			t.Errorf("ParseHorizon(%q) = %d, %v; workflow says %d, %v", s, got, ok, want, wok)
+		}
 	}
 }

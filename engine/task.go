@@ -174,6 +174,13 @@ func stripVersion(ref string) string {
 	return ref
 }
 
+// decoder decodes a task document from strict YAML nodes. Governing
+// documents are decoded by the shared models (packages tree, protocol and
+// workflow); the task is the engine's own document.
+type decoder struct {
+	r *yamldoc.Reader
+}
+
 // facts reads a `facts` mapping of fact path → scalar, in sorted key order.
 func (d decoder) facts(n *yaml.Node, path string) []Fact {
 	m := d.r.Map(n, path, true)
