@@ -145,7 +145,7 @@ func adaptWorkflow(w *workflow.Workflow, file string) *Workflow {
 func adaptProfile(p *protocol.Profile, file string) *Profile {
 	out := &Profile{
 		ID: p.ID, Version: p.Version, Protocol: p.Protocol, Extends: p.Extends,
-		Workflow: p.Workflow, File: file,
+		Workflow: p.Workflow, File: file, Pos: p.Pos,
 	}
 	if !p.Completion.IsEmpty() {
 		out.Completion = adaptSet(p.Completion)

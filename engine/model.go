@@ -14,6 +14,7 @@
 package engine
 
 import (
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/predicate"
 )
@@ -124,6 +125,9 @@ type Profile struct {
 	Completion *ReqSet
 	Facts      []Fact
 	File       string
+	// Pos is the position of the document's root node (1-based, columns
+	// in code points); zero when unknown.
+	Pos diag.Pos
 }
 
 // State is one workflow state.
