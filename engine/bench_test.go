@@ -34,3 +34,15 @@ func BenchmarkResolveEvaluate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadDocuments loads the corpus tree (25 documents) through the
+// tree loader and the adapter: the hook pays this on every consultation.
+func BenchmarkLoadDocuments(b *testing.B) {
+	root := filepath.Join(sharedDir(b), "corpus", "tree")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, diags := LoadDocuments(root); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+	}
+}

@@ -1,19 +1,25 @@
 // Package engine gives AEP documents their meaning and runs them
-// (engine.md §1–§6): it loads the document tree (protocols, principles,
-// workflows, profiles), resolves a task into a plan (extends chains,
-// profile merge, principles in force, obligations and their timing,
-// completion), builds the fact store in its exact order, evaluates
-// requirement sets into rendered lines, and answers evaluate and transition
-// for an execution that can be snapshotted and restored. It also reads run
-// directories (engine.md §7) without ever writing.
+// (engine.md §1–§6): it reads the document tree (protocols, principles,
+// workflows, profiles) through package tree, whose shared models (packages
+// protocol and workflow) decode and validate every document, and turns those
+// models into its evaluation types in one adapter (FromTree). It resolves a
+// task into a plan (extends chains, profile merge, principles in force,
+// obligations and their timing, completion), builds the fact store in its
+// exact order, evaluates requirement sets into rendered lines, and answers
+// evaluate and transition for an execution that can be snapshotted and
+// restored. It also reads run directories (engine.md §7) without ever
+// writing.
 //
 // It is not a command: flags, files on the command line and exit codes live
-// in cmd/aepflow. It does not project or render workflows (packages
-// compiler and render) and it never imports them. Evidence records and the
-// artifact graph live in the sub-packages evidence and artifact.
+// in cmd/aepflow. It is not a decoder of governing documents: only the
+// task, the engine's own document, and snapshots are decoded here. It does
+// not project or render workflows (packages compiler and render) and it
+// never imports them. Evidence records and the artifact graph live in the
+// sub-packages evidence and artifact.
 package engine
 
 import (
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/predicate"
 )
@@ -25,7 +31,8 @@ type Scale struct {
 	Values []string
 }
 
-// Protocol is a loaded protocol document (only what the engine reads).
+// Protocol is the engine's view of a protocol.Protocol (only what the
+// engine reads), built by FromTree.
 type Protocol struct {
 	ID            string
 	Version       uint32
@@ -95,7 +102,8 @@ type Verification struct {
 	SubjectKind string
 }
 
-// Principle is a loaded principle document.
+// Principle is the engine's view of a protocol.Principle: its `requires`
+// and explicit obligations as named, timed Obligations.
 type Principle struct {
 	ID           string
 	Version      uint32
@@ -112,7 +120,8 @@ type Fact struct {
 	Value predicate.Value
 }
 
-// Profile is a loaded profile document (before merging its extends chain).
+// Profile is the engine's view of a protocol.Profile (before merging its
+// extends chain). Principles and Without hold the references as written.
 type Profile struct {
 	ID         string
 	Version    uint32
@@ -124,6 +133,9 @@ type Profile struct {
 	Completion *ReqSet
 	Facts      []Fact
 	File       string
+	// Pos is the position of the document's root node (1-based, columns
+	// in code points); zero when unknown.
+	Pos diag.Pos
 }
 
 // State is one workflow state.
@@ -141,8 +153,8 @@ type Transition struct {
 	Requires *ReqSet
 }
 
-// Workflow is a loaded workflow: states in document order, transitions in
-// document order.
+// Workflow is the engine's view of a workflow.Workflow: states in byte
+// order of their ids, transitions in document order.
 type Workflow struct {
 	ID          string
 	Version     uint32
@@ -165,8 +177,8 @@ func (w *Workflow) State(id string) *State {
 // Ref returns `<id>/<version>`.
 func (w *Workflow) Ref() string { return ident.Ref{ID: w.ID, Major: w.Version}.String() }
 
-// Documents is a loaded document tree: the four directories the engine
-// needs, each kind in load order.
+// Documents is the engine's view of a loaded document tree: the four
+// kinds it needs, each in load order (LoadDocuments, FromTree).
 type Documents struct {
 	Protocols  []*Protocol
 	Principles []*Principle

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/yamldoc"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -170,4 +172,54 @@ func stripVersion(ref string) string {
 		}
 	}
 	return ref
+}
+
+// decoder decodes a task document from strict YAML nodes. Governing
+// documents are decoded by the shared models (packages tree, protocol and
+// workflow); the task is the engine's own document.
+type decoder struct {
+	r *yamldoc.Reader
+}
+
+// facts reads a `facts` mapping of fact path → scalar, in sorted key order.
+func (d decoder) facts(n *yaml.Node, path string) []Fact {
+	m := d.r.Map(n, path, true)
+	defer m.Done()
+	var out []Fact
+	for _, k := range m.Keys() {
+		v := m.Get(k.Value)
+		p := yamldoc.Key(path, k.Value)
+		if !predicate.ValidFactPath(k.Value) {
+			d.r.Invalid(k, p, "`%s` is not a fact path", k.Value)
+			continue
+		}
+		val, ok := scalarValue(v)
+		if !ok {
+			d.r.WrongType(v, p, "a boolean, number or string")
+			continue
+		}
+		out = append(out, Fact{Path: k.Value, Value: val})
+	}
+	slices.SortStableFunc(out, func(a, b Fact) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// scalarValue turns a YAML scalar into a fact value (YAML 1.2 core: only
+// true/false are booleans).
+func scalarValue(n *yaml.Node) (predicate.Value, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return predicate.Value{}, false
+	}
+	switch n.Tag {
+	case "!!bool":
+		return predicate.Bool(strings.ToLower(n.Value) == "true"), true
+	case "!!int", "!!float":
+		if f, ok := predicate.ParseNumber(n.Value); ok {
+			return predicate.Number(f), true
+		}
+		return predicate.Value{}, false
+	case "!!null":
+		return predicate.Value{}, false
+	}
+	return predicate.Text(n.Value), true
 }

@@ -11,7 +11,8 @@ import (
 // documents.md §2.5: every fact path in a guard or requirement of a
 // profile's workflow, and in the profile's completion, must match an
 // `observables` pattern of the profile's protocol chain, else
-// `unobservable_fact`. A workflow no profile names is not checked.
+// `unobservable_fact`, reported at the profile's file and root position. A
+// workflow no profile names is not checked.
 // Profiles whose protocol or workflow cannot be found are skipped (the
 // resolver reports those).
 func CheckVocabulary(docs *Documents) diag.List {
@@ -32,14 +33,16 @@ func CheckVocabulary(docs *Documents) diag.List {
 			for _, path := range workflowPaths(w) {
 				if !Observes(proto.Observables, path) {
 					diags.Add(diag.Errorf(CodeUnobservable, "fact `%s` of workflow `%s` matches no `observables` pattern of protocol `%s`", path, w.Ref(), proto.Ref).
-						InFile(p.File).WithPath("profiles[" + p.ID + "].workflow"))
+						At(p.File, p.Pos).WithPath("profiles["+p.ID+"].workflow").
+						WithHint("declare a pattern matching `%s` under `observables` of protocol `%s` or a protocol it extends", path, proto.Ref))
 				}
 			}
 		}
 		for _, path := range setPaths(merged.Completion) {
 			if !Observes(proto.Observables, path) {
 				diags.Add(diag.Errorf(CodeUnobservable, "fact `%s` of profile `%s` completion matches no `observables` pattern of protocol `%s`", path, p.ID, proto.Ref).
-					InFile(p.File).WithPath("completion"))
+					At(p.File, p.Pos).WithPath("completion").
+					WithHint("declare a pattern matching `%s` under `observables` of protocol `%s` or a protocol it extends", path, proto.Ref))
 			}
 		}
 	}

@@ -26,29 +26,53 @@ const maxExtendsHops = 8
 // All problems are returned at once; the tree holds every document that
 // decoded without a shape error.
 func Load(root string) (*Tree, diag.List) {
+	return LoadKinds(root, Kinds...)
+}
+
+// LoadKinds reads only the rows of the tree under root that hold one of
+// kinds, in the load order of Rows whatever the order of kinds; the other
+// directories are never walked. It is Load for a reader that needs part of
+// the tree: the engine reads protocols, principles, workflows and profiles
+// and must not touch drivers/ (engine.md §1.1). The registry-wide checks
+// run over what was read (a step map is cross-checked only when step maps
+// were loaded). No kinds loads nothing.
+func LoadKinds(root string, kinds ...Kind) (*Tree, diag.List) {
 	t := newTree(root)
 	var diags diag.List
 	for _, row := range Rows {
-		files, err := collect(filepath.Join(root, filepath.FromSlash(row.Dir)))
-		if err != nil {
-			diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", filepath.Join(root, row.Dir), err).InFile(filepath.Join(root, row.Dir)))
-		}
-		for _, f := range files {
-			t.Files = append(t.Files, File{Path: f, Kind: row.Kind})
-			doc, ds := t.read(f)
-			diags.Extend(ds)
-			if doc == nil {
-				continue
-			}
-			d, ds := decode(row.Kind, doc)
-			diags.Extend(ds)
-			if d != nil {
-				diags.Extend(t.register(d))
-			}
+		if slices.Contains(kinds, row.Kind) {
+			diags.Extend(t.AddDir(filepath.Join(root, filepath.FromSlash(row.Dir)), row.Kind))
 		}
 	}
 	diags.Extend(t.crossCheck())
 	return t, diags
+}
+
+// AddDir reads the documents of kind under dir into the tree, walking it as
+// Load walks a row, and refuses an identity the tree already holds
+// (duplicate_<kind>). It is for directories of one kind kept outside the
+// tree, such as a project's own principles/ and profiles/ (engine.md §7.1);
+// it runs no registry-wide check. A missing dir adds nothing.
+func (t *Tree) AddDir(dir string, kind Kind) diag.List {
+	var diags diag.List
+	files, err := collect(dir)
+	if err != nil {
+		diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir))
+	}
+	for _, f := range files {
+		t.Files = append(t.Files, File{Path: f, Kind: kind})
+		doc, ds := t.read(f)
+		diags.Extend(ds)
+		if doc == nil {
+			continue
+		}
+		d, ds := decode(kind, doc)
+		diags.Extend(ds)
+		if d != nil {
+			diags.Extend(t.register(d))
+		}
+	}
+	return diags
 }
 
 // collect returns the document files under dir in byte order of their

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,5 +178,76 @@ func TestDetectKind(t *testing.T) {
 		if got := DetectKind(tt.file, doc.Root); got != tt.want {
 			t.Errorf("DetectKind(%s, %q) = %q, want %q", tt.file, tt.src, got, tt.want)
 		}
+	}
+}
+
+// TestLoadKindsReadsOnlyItsRows: the rows asked for are read in Rows order
+// whatever the argument order, the others are never walked (a broken step
+// map under drivers/ goes unnoticed), and duplicates are still refused.
+func TestLoadKindsReadsOnlyItsRows(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, body string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("drivers/broken.yaml", "format: [not, a, step, map\n")
+	write("artifacts/lifecycles/broken.yaml", ": :\n")
+	write("principles/a.yaml", "id: p\ntitle: P\ncapabilities: {deny: [secret.read]}\n")
+	write("principles/b.yaml", "id: p\ntitle: P again\ncapabilities: {deny: [secret.read]}\n")
+	write("protocols/p.yaml", "id: pr\ntitle: Pr\nphases: [work]\n")
+	tr, diags := LoadKinds(root, KindPrinciple, KindProtocol)
+	if got := diags.Codes(); len(got) != 1 || got[0] != DuplicateCode(KindPrinciple) {
+		t.Fatalf("codes = %v, want only duplicate_principle:\n%s", got, render(diags))
+	}
+	var files []string
+	for _, f := range tr.Files {
+		files = append(files, strings.TrimPrefix(filepath.ToSlash(f.Path), filepath.ToSlash(root)+"/"))
+	}
+	if want := "protocols/p.yaml principles/a.yaml principles/b.yaml"; strings.Join(files, " ") != want {
+		t.Errorf("files = %s, want %s", strings.Join(files, " "), want)
+	}
+	if len(tr.Protocols) != 1 || len(tr.Principles) != 1 || len(tr.StepMaps) != 0 || len(tr.Lifecycles) != 0 {
+		t.Errorf("registry: %d protocols, %d principles, %d step maps, %d lifecycles", len(tr.Protocols), len(tr.Principles), len(tr.StepMaps), len(tr.Lifecycles))
+	}
+	if tr, diags := LoadKinds(root); len(tr.Files) != 0 || len(diags) != 0 {
+		t.Errorf("no kinds must load nothing: %v, %v", tr.Files, diags)
+	}
+	_, all := Load(root)
+	var broken []string
+	for _, d := range all {
+		if d.Code != DuplicateCode(KindPrinciple) {
+			broken = append(broken, filepath.Base(filepath.Dir(d.File)))
+		}
+	}
+	if slices.Sort(broken); !slices.Contains(broken, "drivers") || !slices.Contains(broken, "lifecycles") {
+		t.Errorf("Load must read every row; problems found in %v", broken)
+	}
+}
+
+// TestAddDirChecksIdentityAcrossDirs: a directory added beside the tree
+// shares the tree's registry, so an id the tree holds is a duplicate.
+func TestAddDirChecksIdentityAcrossDirs(t *testing.T) {
+	tr, diags := LoadKinds("testdata/duplicates", KindProfile)
+	if len(tr.Profiles) != 1 || !slices.Contains(diags.Codes(), DuplicateCode(KindProfile)) {
+		t.Fatalf("profiles = %v, codes = %v", tr.ProfileIDs(), diags.Codes())
+	}
+	extra := t.TempDir()
+	if err := os.WriteFile(filepath.Join(extra, "a.yaml"), []byte("id: p\ntitle: Local\ncapabilities: {deny: [secret.read]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ds := tr.AddDir(extra, KindPrinciple); len(ds) != 0 || tr.Principles["p"] == nil {
+		t.Fatalf("a new principle must register cleanly: %v", ds)
+	}
+	ds := tr.AddDir("testdata/duplicates/principles", KindPrinciple)
+	if c := ds.Codes(); len(c) != 2 || c[0] != DuplicateCode(KindPrinciple) || c[1] != c[0] {
+		t.Errorf("codes = %v, want duplicate_principle for a.yaml and b.json", c)
+	}
+	if tr.Principles["p"].Title != "Local" {
+		t.Errorf("the first declaration must win, got %q", tr.Principles["p"].Title)
 	}
 }

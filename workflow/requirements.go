@@ -367,24 +367,38 @@ var horizonPattern = regexp.MustCompile(`^\s*0*([1-9][0-9]*)\s*[dD]?\s*$`)
 // horizon reads `7d`, `7 d`, `7D` or `7`: whole days from 1 to 3650. It
 // returns 0 after reporting a problem.
 func horizon(r *yamldoc.Reader, n *yaml.Node, path string) uint32 {
-	var digits string
+	var days uint32
+	var ok bool
 	switch {
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!int":
-		digits = n.Value
+		v, err := strconv.ParseUint(n.Value, 10, 32)
+		days, ok = uint32(v), err == nil && v >= 1 && v <= 3650
 	case isString(n):
-		if m := horizonPattern.FindStringSubmatch(n.Value); m != nil {
-			digits = m[1]
-		}
+		days, ok = ParseHorizon(n.Value)
 	default:
 		r.WrongType(n, path, "a number of days (`7d` or `7`)")
 		return 0
 	}
-	v, err := strconv.ParseUint(digits, 10, 32)
-	if err != nil || v < 1 || v > 3650 {
+	if !ok {
 		r.Invalid(n, path, "invalid horizon `%s`; expected whole days from 1 to 3650, written `7d` or `7`", n.Value)
 		return 0
 	}
-	return uint32(v)
+	return days
+}
+
+// ParseHorizon reads a horizon written as text, `7d`, `7 d`, `7D` or `7`
+// (leading zeros and surrounding blanks allowed), as whole days from 1 to
+// 3650. It reports false for anything else.
+func ParseHorizon(s string) (uint32, bool) {
+	m := horizonPattern.FindStringSubmatch(s)
+	if m == nil {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(m[1], 10, 32)
+	if err != nil || v < 1 || v > 3650 {
+		return 0, false
+	}
+	return uint32(v), true
 }
 
 // artifactStatuses are the named statuses an artifact item may ask for.

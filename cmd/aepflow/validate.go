@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/spf13/cobra"
 )
@@ -27,7 +28,9 @@ each at its file, line and column with a stable code (docs/codes-documents.md).
 Without FILE arguments the whole tree at --root is loaded: protocols/, principles/,
 workflows/, profiles/, artifacts/lifecycles/ and drivers/, in that order. Every
 document is read strictly and validated, duplicates and misplaced documents are
-refused, and every step map is checked against the workflow it pins.
+refused, and every step map is checked against the workflow it pins. Every fact a
+profile's workflow or completion reads must match an ` + "`observables`" + ` pattern of the
+profile's protocol chain (unobservable_fact).
 
 With FILE arguments each file is validated on its own. Its kind is read from its
 contents (a step map declares ` + "`format:`" + `, a workflow has ` + "`initial`" + ` and ` + "`states`" + `, …),
@@ -71,6 +74,9 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 					return usageError("--root %q is not a directory", root)
 				}
 				t, ds := tree.Load(root)
+				// The vocabulary check reads the documents just loaded: one
+				// load, one parse per file.
+				ds.Extend(engine.CheckVocabulary(engine.FromTree(t)))
 				diags, sources, count = ds, t.Sources, len(t.Files)
 			}
 			return report(cmd.OutOrStdout(), format, diags.Sorted(), sources, count)
