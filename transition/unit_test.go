@@ -59,9 +59,9 @@ func TestFlowState(t *testing.T) {
 		{"root.implement-to-review.verify", "leave", "verify"},
 		{"root.verify-again", "enter", "verify"},
 		{"root.verify-again", "leave", "verify"},
-		{"root.a-to-b-again", "leave", ""}, // -again is checked first: `a-to-b` is no state id
-		{"root.a-to-b-to-c", "leave", ""},  // after the first -to-: `b-to-c`
-		{"root.a-to-b-to-c", "enter", "a"}, // before the first -to-
+		{"root.a-to-b-again", "leave", "a-to-b"}, // -again is checked first
+		{"root.a-to-b-to-c", "leave", "b-to-c"},  // after the first -to-
+		{"root.a-to-b-to-c", "enter", "a"},       // before the first -to-
 		{"root.establish_verifiers", "enter", "establish_verifiers"},
 		{"root.Bad", "enter", ""},
 		{"root.", "enter", ""},
