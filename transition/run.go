@@ -75,12 +75,17 @@ func ReadRun(dir string, id RunID) (*Run, error) {
 		return nil, err
 	}
 	state := filepath.Join(dir, "state.json")
-	if _, err := os.Lstat(state); err == nil {
-		return run, run.readGeneration(state)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, run.fail("cannot read %s: %v", state, err)
+	if _, err = os.Lstat(state); err == nil {
+		err = run.readGeneration(state)
+	} else if errors.Is(err, os.ErrNotExist) {
+		err = run.readLegacy()
+	} else {
+		err = run.fail("cannot read %s: %v", state, err)
 	}
-	return run, run.readLegacy()
+	if err != nil {
+		return nil, err
+	}
+	return run, nil
 }
 
 func (r *Run) fail(format string, args ...any) error {
