@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
@@ -516,6 +517,4 @@ func scalarValue(n *yaml.Node) (predicate.Value, bool) {
 	return predicate.Text(n.Value), true
 }
 
-func itoa(n int) string {
-	return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n))
-}
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,14 +1,12 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine/artifact"
-	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/vocab"
 	"github.com/aepflow/aepflow/yamldoc"
@@ -458,8 +456,3 @@ func sortedCopy(s []string) []string {
 func slugState(s string) string {
 	return strings.NewReplacer(".", "-", "/", "-").Replace(s)
 }
-
-var _ = fmt.Sprint
-var _ = ident.Kebab
-
-func fmtInt(n int) string { return strconv.Itoa(n) }

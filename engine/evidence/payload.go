@@ -2,7 +2,6 @@ package evidence
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -244,5 +243,3 @@ func payloadKeys(p Payload) []string {
 func kindList() string {
 	return strings.Join(vocab.EvidenceKinds, ", ")
 }
-
-var _ = fmt.Sprintf

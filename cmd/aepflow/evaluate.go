@@ -1,0 +1,161 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/engine/artifact"
+	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newEvaluateCmd) }
+
+type evaluateFlags struct {
+	task, root, store, state, snapshot, format string
+	evidence                                   []string
+}
+
+func newEvaluateCmd() *cobra.Command {
+	var f evaluateFlags
+	cmd := &cobra.Command{
+		Use:   "evaluate --task FILE [--root DIR] [--evidence FILE]... [--store DIR] [--state STATE | --snapshot FILE] [--format text|json]",
+		Short: "Show what a task owes in its state and what each move out still needs",
+		Long: `evaluate resolves a task against the document tree, positions an execution
+(the workflow's initial state, --state, or a run's --snapshot), appends the
+evidence documents in argument order, and prints what is owed in the current
+state, each transition out in document order with its guard and unmet
+requirement lines, and the completion lines (engine.md §5.2).
+
+The artifact graph comes from the planning store at --store; without it the
+graph is empty. --state enters the state without evaluating any guard.
+
+Exit codes: 0 the evaluation ran (whatever it found), 1 a document, task,
+store, evidence document or snapshot could not be read or resolved
+(diagnostics on stderr), 2 usage error.`,
+		Example: `  aepflow evaluate --task task.yaml --root tree
+  aepflow evaluate --task task.yaml --root tree --store .engineering/planning --state establish_verifiers
+  aepflow evaluate --task task.yaml --root tree --evidence red-test.yaml --evidence diff.yaml --format json
+  aepflow evaluate --task task.yaml --root tree --snapshot runs/AUTH-142/1/snapshot.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runEvaluate(cmd, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.task, "task", "", "task document (required)")
+	fl.StringVar(&f.root, "root", ".", "document tree")
+	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence document, repeatable, appended in order")
+	fl.StringVar(&f.store, "store", "", "planning store directory (default: an empty graph)")
+	fl.StringVar(&f.state, "state", "", "enter this state (no guard evaluated)")
+	fl.StringVar(&f.snapshot, "snapshot", "", "restore this snapshot")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// problems prints diagnostics to stderr and returns the exit-1 error.
+func problems(w io.Writer, l diag.List) error {
+	_ = diag.WriteText(w, l.Sorted(), nil)
+	return exitWith(exitProblems, nil)
+}
+
+func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
+	switch {
+	case f.task == "":
+		return usageError("--task is required")
+	case f.state != "" && f.snapshot != "":
+		return usageError("--state and --snapshot cannot be given together")
+	case f.format != "text" && f.format != "json":
+		return usageError("--format must be text or json, not %q", f.format)
+	}
+	stderr := cmd.ErrOrStderr()
+	now := time.Now()
+	exec, diags, err := positionExecution(f, now)
+	if err != nil {
+		return exitWith(exitProblems, err)
+	}
+	if diags.HasErrors() {
+		return problems(stderr, diags)
+	}
+	var all diag.List
+	for _, file := range f.evidence {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return exitWith(exitProblems, fmt.Errorf("cannot read evidence: %w", err))
+		}
+		recs, ds := evidence.ReadDocument(file, data, now)
+		all.Extend(ds)
+		if !ds.HasErrors() {
+			exec.Submit(recs...)
+		}
+	}
+	if all.HasErrors() {
+		return problems(stderr, all)
+	}
+	report, err := engine.NewReport(exec)
+	if err != nil {
+		return exitWith(exitProblems, err)
+	}
+	if f.format == "json" {
+		return report.WriteJSON(cmd.OutOrStdout())
+	}
+	return report.WriteText(cmd.OutOrStdout())
+}
+
+// positionExecution loads documents, task and store, resolves, and places
+// the execution at its initial state, --state or --snapshot.
+func positionExecution(f evaluateFlags, now time.Time) (*engine.Execution, diag.List, error) {
+	docs, diags := engine.LoadDocuments(f.root)
+	taskData, err := os.ReadFile(f.task)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read the task: %w", err)
+	}
+	task, ds := engine.ReadTask(f.task, taskData)
+	diags.Extend(ds)
+	if diags.HasErrors() {
+		return nil, diags, nil
+	}
+	plan, ds := engine.Resolve(docs, task)
+	if ds.HasErrors() {
+		return nil, ds, nil
+	}
+	graph := artifact.NewGraph(nil)
+	if f.store != "" {
+		if st, err := os.Stat(f.store); err != nil || !st.IsDir() {
+			return nil, nil, fmt.Errorf("--store %s is not a directory", f.store)
+		}
+		g, ds := artifact.ReadStore(f.store)
+		if ds.HasErrors() {
+			return nil, ds, nil
+		}
+		graph = g
+	}
+	if f.snapshot != "" {
+		data, err := os.ReadFile(f.snapshot)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot read the snapshot: %w", err)
+		}
+		snap, ds := engine.DecodeSnapshot(f.snapshot, data)
+		if ds.HasErrors() {
+			return nil, ds, nil
+		}
+		exec, err := engine.Restore(plan, graph, snap, now)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot restore %s: %w", f.snapshot, err)
+		}
+		return exec, nil, nil
+	}
+	exec := engine.NewExecution(plan, graph, now)
+	if f.state != "" && f.state != exec.State {
+		if plan.Workflow.State(f.state) == nil {
+			return nil, nil, errors.New("--state `" + f.state + "` is not a state of workflow `" + plan.Workflow.Ref() + "`")
+		}
+		exec.EnterState(f.state)
+	}
+	return exec, nil, nil
+}

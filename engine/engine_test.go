@@ -1,0 +1,198 @@
+package engine
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine/artifact"
+	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/yamldoc"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// miniTree loads testdata/mini, a tree of our own.
+func miniPlan(t testing.TB, task string) *Plan {
+	t.Helper()
+	docs, diags := LoadDocuments("testdata/mini")
+	if diags.HasErrors() {
+		t.Fatalf("%v", diags)
+	}
+	tk, diags := ReadTask("task.yaml", []byte(task))
+	if diags.HasErrors() {
+		t.Fatalf("%v", diags)
+	}
+	plan, diags := Resolve(docs, tk)
+	if diags.HasErrors() {
+		t.Fatalf("%v", diags)
+	}
+	return plan
+}
+
+const miniTask = "{id: M-1, kind: feature, objective: o, protocol: m/1, profile: p.child, derived_from: [story:s]}"
+
+func TestPredicateAlgebra(t *testing.T) {
+	facts := predicate.MapFacts{"n": predicate.Number(2), "risk": predicate.Text("high"), "t": predicate.Text("false"), "b": predicate.Bool(true)}
+	scales := predicate.Scales{"risk": {"low", "medium", "high"}}
+	for _, c := range []struct{ expr, want string }{
+		{"always", "true"}, {"never", "false"},
+		{"n == 2", "true"}, {"n == '2'", "false"}, {"n > 1", "true"}, {"n < x.y", "unknown"},
+		{"risk >= medium", "true"}, {"risk < low", "false"}, {"risk > purple", "unknown"},
+		{"t", "false"}, {"b", "true"}, {"absent", "unknown"}, {"not absent", "unknown"},
+		{"defined(absent)", "false"}, {"missing(absent)", "true"}, {"b == 1", "false"}, {"n > b", "unknown"},
+	} {
+		p, err := predicate.ParseCompact(c.expr)
+		if err != nil {
+			t.Fatalf("%s: %v", c.expr, err)
+		}
+		if got := predicate.Eval(p, facts, scales).String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.expr, got, c.want)
+		}
+	}
+	a, _ := predicate.ParseCompact("absent")
+	f, _ := predicate.ParseCompact("n == 3")
+	if got := predicate.Eval(predicate.NewAll(a, f), facts, scales); got != predicate.False {
+		t.Errorf("unknown and false = %v", got)
+	}
+	tr, _ := predicate.ParseCompact("b")
+	if got := predicate.Eval(predicate.NewAny(a, tr), facts, scales); got != predicate.True {
+		t.Errorf("unknown or true = %v", got)
+	}
+	if got := predicate.Eval(predicate.NewAny(a, f), facts, scales); got != predicate.Unknown {
+		t.Errorf("unknown or false = %v", got)
+	}
+}
+
+func TestFlavourLines(t *testing.T) {
+	plan := miniPlan(t, miniTask)
+	graph := artifact.NewGraph([]artifact.Artifact{
+		{ID: "story:s", Kind: "story", Status: "active"},
+		{ID: "specification:old", Kind: "specification", Status: "superseded", Relations: []artifact.Relation{{Kind: "specifies", Target: "story:s"}}},
+	})
+	e := NewExecution(plan, graph, testNow)
+	e.EnterState("work")
+	e.Submit(evidence.Record{ObservedAt: testNow.UnixMilli() - 40*86_400_000, Producer: evidence.Producer{Class: "verifier", Name: "test-runner"},
+		Value: evidence.Payload{Kind: "test_result", Fields: map[string]any{"suite": "unit", "passed": 1.0, "failed": 0.0, "skipped": 0.0}}})
+	ev, err := e.Evaluate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range ev.Moves[0].Items {
+		got = append(got, it.Line())
+	}
+	for _, it := range ev.Completion {
+		got = append(got, it.Line())
+	}
+	want := []string{
+		"? ready — unobserved: ready [transition work -> done]",
+		"? evidence test_result x2 from test-runner (independent) within 30d — last observed " + evidence.FormatDate(testNow.UnixMilli()-40*86_400_000) + ", beyond its 30d horizon since " + evidence.FormatDate(testNow.UnixMilli()-10*86_400_000) + " [state done]",
+		"✗ artifact specification (approved) which specifies this task — declared: specification:old (superseded); this task's work is story:s, task:M-1 [state done]",
+		"? review of a design is approved (by a person) — no review is recorded [state done]",
+		"? approval ship (by a person) — no approval `ship` is recorded [state done]",
+		"? if change.big then … — cannot tell whether this applies: change.big is unobserved [state done]",
+		"✓ if task.kind == feature then … — applies [state done]",
+		"? evidence diff — 0 of 1 required record(s) submitted [state done]",
+		"? tests.unit.failed == 1 — unobserved: tests.unit.failed [advisory — qa until release] [state done]",
+		"? test-runner must run for speed — `test-runner` has not run [principle guard]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if v, _ := e.Facts().Lookup("evidence.lapsed"); v.String() != "1" {
+		t.Errorf("evidence.lapsed = %v", v)
+	}
+	if _, ok := e.Facts().Lookup("tests.unit.failed"); ok {
+		t.Error("a lapsed record projected facts")
+	}
+}
+
+func TestReportGolden(t *testing.T) {
+	plan := corpusPlan(t)
+	for _, c := range []struct {
+		name, state string
+		empty       bool
+	}{{"establish_verifiers", "establish_verifiers", false}, {"specify-empty", "specify", true}, {"receive", "receive", false}} {
+		e := NewExecution(plan, driveStore(t, c.empty), testNow)
+		if c.state != e.State {
+			e.EnterState(c.state)
+		}
+		r, err := NewReport(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text, js bytes.Buffer
+		_ = r.WriteText(&text)
+		_ = r.WriteJSON(&js)
+		golden(t, filepath.Join("testdata", "report", c.name+".txt"), text.Bytes())
+		golden(t, filepath.Join("testdata", "report", c.name+".json"), js.Bytes())
+	}
+}
+
+func golden(t *testing.T, file string, got []byte) {
+	t.Helper()
+	if *update {
+		_ = os.MkdirAll(filepath.Dir(file), 0o755)
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n%s", file, got)
+	}
+}
+
+func TestCheckVocabulary(t *testing.T) {
+	docs, _ := LoadDocuments("testdata/mini")
+	// Both profiles name workflow w, and each is checked.
+	d := CheckVocabulary(docs)
+	if len(d) != 2 {
+		t.Fatalf("got %v, want two unobservable_fact", d)
+	}
+	for _, x := range d {
+		if x.Code != CodeUnobservable || !strings.Contains(x.Message, "`ready`") {
+			t.Errorf("diagnostic %v", x)
+		}
+	}
+}
+
+func TestCorpusVocabulary(t *testing.T) {
+	docs, _ := LoadDocuments(filepath.Join(sharedDir(t), "corpus", "tree"))
+	if d := CheckVocabulary(docs); len(d) != 0 {
+		t.Errorf("corpus: %v", d)
+	}
+}
+
+func FuzzSnapshot(f *testing.F) {
+	if data, err := os.ReadFile("testdata/snapshot/basic.json"); err == nil {
+		f.Add(data)
+	}
+	f.Add([]byte(`{"execution":"a.1","task":"a","state":"s","entered":[],"evidence":[],"events":[],"next_seq":0}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, _ := DecodeSnapshot("s.json", data)
+		if s == nil {
+			return
+		}
+		once := s.Encode()
+		s2, diags := DecodeSnapshot("s.json", once)
+		if s2 == nil {
+			t.Fatalf("re-decode refused %s: %v", once, diags)
+		}
+		if !bytes.Equal(once, s2.Encode()) {
+			t.Fatalf("unstable encoding:\n%s\n%s", once, s2.Encode())
+		}
+	})
+}
+
+var _ = diag.Error
+var _ = yamldoc.Parse

@@ -1,0 +1,115 @@
+package evidence
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aepflow/aepflow/predicate"
+)
+
+var now = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func readAll(t *testing.T) []Record {
+	t.Helper()
+	data, err := os.ReadFile("testdata/all-kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, diags := ReadDocument("all-kinds.yaml", data, now)
+	if diags.HasErrors() {
+		t.Fatalf("%v", diags)
+	}
+	return recs
+}
+
+func TestProjections(t *testing.T) {
+	recs := readAll(t)
+	facts := map[string]string{}
+	for _, r := range recs {
+		r.Project(func(p string, v predicate.Value) { facts[p] = v.String() })
+	}
+	want := map[string]string{
+		"tests.e2e.total": "3", "tests.e2e.result": "failed", "e2e_tests.failed": "1", "test.result": "failed", "test.exists": "true",
+		"static_analysis.result": "passed", "static_analysis.warnings": "4",
+		"contracts.result": "failed", "contracts.failed": "0", "tests.contract.failed": "0", "contract_tests.failed": "0",
+		"property_test.session-isolation.passed": "true", "property_test.session-isolation.seed": "0x5f", "property_test.session-isolation.seed.exists": "true",
+		"diff.exists": "true", "diff.files_changed": "2", "diff.lines_added": "0", "source_diff.exists": "true",
+		"verification.provenance.status": "failed", "provenance_verified": "false",
+		"specification.satisfied": "false", "specification.unsatisfied.count": "1", "specification.requirements.total": "4",
+		"review.api-design.approved": "true", "review.design.result": "approved", "review.design.by_human": "true", "review.design.blocking_findings": "0", "review.approved": "true",
+		"approval.production-change.granted": "true", "approval.production-change.by_human": "true",
+		"artifact.feature-design.sections_present": "true", "artifact.design.sections_present": "true",
+		"trace_conformance.passed": "true", "trace_conformance.expectations.unknown": "1", "trace_conformance.spec_digest": "sha256:aa",
+		"deployment.production.status": "succeeded", "deployment.previous_revision": "r1", "deployment.succeeded": "true",
+		"service.auth.api.health": "degraded", "service.health": "degraded",
+	}
+	for p, v := range want {
+		if facts[p] != v {
+			t.Errorf("%s = %q, want %q", p, facts[p], v)
+		}
+	}
+	for _, p := range []string{"review.changes_requested", "review.rejected", "regression_suite.result"} {
+		if _, ok := facts[p]; ok {
+			t.Errorf("%s projected", p)
+		}
+	}
+}
+
+func TestTestOutcome(t *testing.T) {
+	for _, c := range []struct {
+		p, f, s float64
+		want    string
+	}{{0, 0, 0, "inconclusive"}, {0, 0, 2, "passed"}, {3, 0, 0, "passed"}, {3, 1, 0, "failed"}} {
+		p := Payload{Kind: "test_result", Fields: map[string]Any{"passed": c.p, "failed": c.f, "skipped": c.s}}
+		if got := TestOutcome(p); got != c.want {
+			t.Errorf("%v: %s, want %s", c, got, c.want)
+		}
+	}
+}
+
+func TestDocumentRefusals(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"- {kind: diff, producer: {producer: agent, id: a}}", "`observed_at` is missing"},
+		{"- {kind: diff, observed_at: 2025-01-02, producer: {producer: agent, id: a}}", "lies in the future [evidence_in_future]"},
+		{"- {kind: telepathy, observed_at: 2024-01-01, producer: {producer: agent, id: a}}", "unknown evidence kind `telepathy`"},
+		{"- {kind: diff, observed_at: 2024-01-01, producer: {producer: robot, id: a}}", "`producer` must be one of"},
+		{"- {kind: diff, observed_at: 2024-01-01, colour: red, producer: {producer: agent, id: a}}", "unknown key `colour`"},
+		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: -1, producer: {producer: agent, id: a}}", "non-negative integer"},
+		{"- {kind: verification, observed_at: 2024-01-01, claim: c, verifier: v, status: great, producer: {producer: agent, id: a}}", "`status` must be one of"},
+		{"{kind: diff}", "must be a sequence"},
+	} {
+		recs, diags := ReadDocument("e.yaml", []byte(c.doc), now)
+		if recs != nil || !strings.Contains(diagText(diags), c.want) {
+			t.Errorf("%s:\n got %s\nwant %s", c.doc, diagText(diags), c.want)
+		}
+	}
+	// 14 hours ahead is still admitted.
+	soon := now.Add(13 * time.Hour).Format("2006-01-02")
+	if _, diags := ReadDocument("e.yaml", []byte("- {kind: diff, observed_at: "+soon+", producer: {producer: agent, id: a}}"), now); diags.HasErrors() {
+		t.Errorf("a date within 14 hours refused: %v", diags)
+	}
+}
+
+func diagText(l interface{ Err() error }) string {
+	if err := l.Err(); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+func TestRecordJSONRoundTrip(t *testing.T) {
+	for i, r := range readAll(t) {
+		r.ID, r.ProducedAt = "T-1.1.evidence.1", 1
+		var b bytes.Buffer
+		r.AppendJSON(&b)
+		back := decodeOne(t, b.Bytes())
+		var b2 bytes.Buffer
+		back.AppendJSON(&b2)
+		if !bytes.Equal(b.Bytes(), b2.Bytes()) {
+			t.Errorf("record %d:\n%s\n%s", i, b.Bytes(), b2.Bytes())
+		}
+	}
+}
