@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/aepflow/aepflow/transition"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newDriveCmd) }
+
+// Exit codes of `drive transition`, fixed by the hook protocol
+// (engine.md §8.6, §9): usage errors exit 1 too, because 2 must always
+// carry a JSON reason.
+const (
+	hookProceed = 0
+	hookCannot  = 1
+	hookRefuse  = 2
+)
+
+// newDriveCmd builds `aepflow drive`, the parent of the drive verbs.
+func newDriveCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "drive",
+		Short: "Govern a harness run with the AEP engine",
+		Long: `The drive verbs let the AEP engine govern a b10x harness run. Only
+"transition" exists: the harness's transition hook.
+
+Exit codes: those of the subcommand.`,
+		Example: `  aepflow drive transition --project /abs/project < hook.json`,
+		Args:    cobra.NoArgs,
+	}
+	cmd.AddCommand(newDriveTransitionCmd())
+	return cmd
+}
+
+// newDriveTransitionCmd builds `aepflow drive transition`.
+func newDriveTransitionCmd() *cobra.Command {
+	var opts transition.Options
+	cmd := &cobra.Command{
+		Use:   "transition",
+		Short: "Answer the harness's transition hook from the AEP engine",
+		Long: `transition answers the b10x harness's transition hook: asked before a flow
+group runs (enter) and after it finished (leave), it says whether the
+protocol lets the run move (engine.md §8).
+
+It reads one JSON document on stdin; only hook, path, moment and failed are
+read, other keys are ignored:
+
+  {"hook":"transition","flow":"adp/default","path":"root.implement-to-review",
+   "moment":"leave","attempt":2,"of":3,"failed":false,"handoff":{},"workspace":"/ws"}
+
+The group path names a workflow state by its last segment: "root" is the
+container, "<state>-again" is that state, "<first>-to-<last>" is the first
+state on enter and the last on leave, anything else is the state of that
+name. Without --run the answer comes from a fresh execution placed on that
+state; with --run, from the run's last committed snapshot.
+
+The verb is strictly read-only: it never creates runs/, never migrates a
+legacy run, takes no lock and writes no file. It loads protocols/,
+principles/, workflows/ and profiles/ only; drivers/ only for --map.
+
+Exit codes:
+  0  proceed; stdout is empty
+  2  refuse; stdout is exactly {"reason":"…"} and a newline
+  1  cannot answer (bad stdin, moment, project, documents, task, store, run,
+     --map or flags); one line on stderr. The harness reads it as a refusal.`,
+		Example: `  # what the harness does before running the group root.specify
+  echo '{"hook":"transition","path":"root.specify","moment":"enter"}' |
+    aepflow drive transition --project /abs/project
+
+  # leaving a group, governed by run AUTH-142/3
+  echo '{"hook":"transition","path":"root.implement","moment":"leave","failed":false}' |
+    aepflow drive transition --project /abs/project --run AUTH-142/3
+
+  # write the hooks file that makes the harness ask this verb
+  aepflow hooks --out hooks.json --project /abs/project`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return exitWith(hookCannot, fmt.Errorf("drive transition: unexpected argument %q", args[0]))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := emptyPathFlags(cmd); err != nil {
+				return err
+			}
+			out := transition.Consult(cmd.InOrStdin(), opts)
+			switch out.Kind {
+			case transition.Refuse:
+				if _, err := cmd.OutOrStdout().Write(out.Stdout()); err != nil {
+					return exitWith(hookCannot, err)
+				}
+				return exitWith(hookRefuse, nil)
+			case transition.Cannot:
+				return exitWith(hookCannot, fmt.Errorf("drive transition: %s", out.Message))
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Run, "run", "", "position on run `TASK/N`'s last committed snapshot")
+	f.StringVar(&opts.Project, "project", "", "project `DIR` holding .engineering/ (default: discovered upward)")
+	f.StringVar(&opts.Root, "root", "", "document tree `DIR` (default: project.yaml's protocols)")
+	f.StringVar(&opts.Task, "task", "", "task document `FILE` (default: the project's task)")
+	f.StringVar(&opts.Store, "store", "", "planning store `DIR` (default: the project's store)")
+	f.StringVar(&opts.Map, "map", "", "step map `FILE|ID`, checked only when given")
+	f.StringArrayVar(&opts.PluginDirs, "plugin-dir", nil, "plugin `DIR` (repeatable; accepted and ignored)")
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return exitWith(hookCannot, fmt.Errorf("drive transition: %v", err))
+	})
+	return cmd
+}
+
+// emptyPathFlags refuses a path flag given as the empty string (engine.md
+// §9): an empty value would silently mean "the default".
+func emptyPathFlags(cmd *cobra.Command) error {
+	for _, name := range []string{"run", "project", "root", "task", "store", "map", "plugin-dir"} {
+		fl := cmd.Flags().Lookup(name)
+		if !fl.Changed {
+			continue
+		}
+		if v, err := cmd.Flags().GetStringArray(name); err == nil {
+			for _, s := range v {
+				if s == "" {
+					return exitWith(hookCannot, fmt.Errorf("drive transition: --%s must not be empty", name))
+				}
+			}
+		} else if fl.Value.String() == "" {
+			return exitWith(hookCannot, fmt.Errorf("drive transition: --%s must not be empty", name))
+		}
+	}
+	return nil
+}

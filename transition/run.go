@@ -1,0 +1,225 @@
+package transition
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Formats of the generation layout (engine.md §7.3).
+const (
+	StateFormat      = "aep.driver-state-current/1"
+	GenerationFormat = "aep.driver-state-generation/1"
+)
+
+// Run layouts.
+const (
+	LayoutGeneration = "generation"
+	LayoutLegacy     = "legacy"
+)
+
+// Run is a run directory read in memory. The cursor's bytes are checked
+// (generation layout) but never interpreted.
+type Run struct {
+	// ID is the run's id.
+	ID RunID
+	// Dir is the run directory.
+	Dir string
+	// Layout is LayoutGeneration or LayoutLegacy.
+	Layout string
+	// Generation is the committed generation (0 for a legacy run).
+	Generation uint64
+	// SnapshotFile names the file Snapshot was read from.
+	SnapshotFile string
+	// Snapshot and Cursor are the committed files' bytes.
+	Snapshot, Cursor []byte
+	// Launch is the run's launch.json, or nil when it has none.
+	Launch *Launch
+}
+
+// Launch is the part of a run's launch.json the verb reads: locations that
+// fill flags the caller omitted. Map is only a hint and is never resolved.
+type Launch struct {
+	TaskDocument string   `json:"task_document"`
+	Root         string   `json:"root"`
+	PluginDirs   []string `json:"plugin_dirs"`
+	Map          any      `json:"map"`
+}
+
+// RunError is a run directory that cannot be read: NoRun when it is not a
+// directory at all.
+type RunError struct {
+	NoRun   bool
+	Message string
+}
+
+func (e *RunError) Error() string { return e.Message }
+
+// ReadRun reads the run directory dir strictly read-only (engine.md §7.3):
+// with a state.json, the generation it points at, every digest checked;
+// without one, the legacy snapshot.json and cursor.json, both required.
+// Top-level copies, locks, `.N.writing` directories, logs and transcripts
+// are never read. Nothing is created, renamed, locked or written.
+func ReadRun(dir string, id RunID) (*Run, error) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, &RunError{NoRun: true, Message: fmt.Sprintf("no run %s (no directory %s)", id, dir)}
+	}
+	run := &Run{ID: id, Dir: dir}
+	if err := run.readLaunch(); err != nil {
+		return nil, err
+	}
+	state := filepath.Join(dir, "state.json")
+	if _, err = os.Lstat(state); err == nil {
+		err = run.readGeneration(state)
+	} else if errors.Is(err, os.ErrNotExist) {
+		err = run.readLegacy()
+	} else {
+		err = run.fail("cannot read %s: %v", state, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return run, nil
+}
+
+func (r *Run) fail(format string, args ...any) error {
+	return &RunError{Message: fmt.Sprintf("run %s: ", r.ID) + fmt.Sprintf(format, args...)}
+}
+
+// readGeneration follows state.json to the committed generation.
+func (r *Run) readGeneration(state string) error {
+	r.Layout = LayoutGeneration
+	var ptr struct {
+		Format         *string `json:"format"`
+		Generation     *uint64 `json:"generation"`
+		ManifestSHA256 *string `json:"manifest_sha256"`
+	}
+	if err := readJSON(state, &ptr); err != nil {
+		return r.fail("%v", err)
+	}
+	if ptr.Format == nil || ptr.Generation == nil || ptr.ManifestSHA256 == nil {
+		return r.fail("%s: `format`, `generation` and `manifest_sha256` are all required", state)
+	}
+	if *ptr.Format != StateFormat {
+		return r.fail("%s: format %q is not %q", state, *ptr.Format, StateFormat)
+	}
+	r.Generation = *ptr.Generation
+	gen := filepath.Join(r.Dir, "generations", strconv.FormatUint(r.Generation, 10))
+	manifest := filepath.Join(gen, "manifest.json")
+	m, err := r.readChecked(manifest, *ptr.ManifestSHA256, "state.json `manifest_sha256`")
+	if err != nil {
+		return err
+	}
+	var man struct {
+		Format         *string `json:"format"`
+		Generation     *uint64 `json:"generation"`
+		SnapshotSHA256 *string `json:"snapshot_sha256"`
+		CursorSHA256   *string `json:"cursor_sha256"`
+	}
+	if err := json.Unmarshal(m, &man); err != nil {
+		return r.fail("%s: not a generation manifest: %v", manifest, err)
+	}
+	if man.Format == nil || man.Generation == nil || man.SnapshotSHA256 == nil || man.CursorSHA256 == nil {
+		return r.fail("%s: `format`, `generation`, `snapshot_sha256` and `cursor_sha256` are all required", manifest)
+	}
+	if *man.Format != GenerationFormat {
+		return r.fail("%s: format %q is not %q", manifest, *man.Format, GenerationFormat)
+	}
+	if *man.Generation != r.Generation {
+		return r.fail("%s: generation %d does not match state.json's %d", manifest, *man.Generation, r.Generation)
+	}
+	r.SnapshotFile = filepath.Join(gen, "snapshot.json")
+	if r.Snapshot, err = r.readChecked(r.SnapshotFile, *man.SnapshotSHA256, "manifest `snapshot_sha256`"); err != nil {
+		return err
+	}
+	r.Cursor, err = r.readChecked(filepath.Join(gen, "cursor.json"), *man.CursorSHA256, "manifest `cursor_sha256`")
+	return err
+}
+
+// readChecked reads file and checks its sha256 against want.
+func (r *Run) readChecked(file, want, what string) ([]byte, error) {
+	data, err := readRegular(file)
+	if err != nil {
+		return nil, r.fail("generation %d: %v", r.Generation, err)
+	}
+	sum := sha256.Sum256(data)
+	if got := hex.EncodeToString(sum[:]); got != want {
+		return nil, r.fail("generation %d: sha256 check failed for %s: %s is %q, the file hashes to %s", r.Generation, file, what, want, got)
+	}
+	return data, nil
+}
+
+// readLegacy reads a run without state.json in memory; it is never
+// migrated.
+func (r *Run) readLegacy() error {
+	r.Layout = LayoutLegacy
+	r.SnapshotFile = filepath.Join(r.Dir, "snapshot.json")
+	snap, serr := readRegular(r.SnapshotFile)
+	cur, cerr := readRegular(filepath.Join(r.Dir, "cursor.json"))
+	switch {
+	case serr == nil && cerr == nil:
+		r.Snapshot, r.Cursor = snap, cur
+		return nil
+	case serr != nil && cerr != nil && errors.Is(serr, os.ErrNotExist) && errors.Is(cerr, os.ErrNotExist):
+		return r.fail("no committed generation: neither state.json nor snapshot.json and cursor.json in %s", r.Dir)
+	case errors.Is(cerr, os.ErrNotExist) && serr == nil:
+		return r.fail("incomplete state: legacy layout has snapshot.json but no cursor.json in %s", r.Dir)
+	case errors.Is(serr, os.ErrNotExist) && cerr == nil:
+		return r.fail("incomplete state: legacy layout has cursor.json but no snapshot.json in %s", r.Dir)
+	case serr != nil:
+		return r.fail("%v", serr)
+	default:
+		return r.fail("%v", cerr)
+	}
+}
+
+// readLaunch reads the optional launch.json.
+func (r *Run) readLaunch() error {
+	file := filepath.Join(r.Dir, "launch.json")
+	if _, err := os.Lstat(file); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	var l Launch
+	if err := readJSON(file, &l); err != nil {
+		return r.fail("%v", err)
+	}
+	r.Launch = &l
+	return nil
+}
+
+// maxRunFile bounds every file read from a run directory.
+const maxRunFile = 64 << 20
+
+// readRegular reads a regular file (following symlinks), refusing
+// directories, devices and oversized files.
+func readRegular(file string) ([]byte, error) {
+	st, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", file)
+	}
+	if st.Size() > maxRunFile {
+		return nil, fmt.Errorf("%s is %d bytes, over the limit of %d", file, st.Size(), maxRunFile)
+	}
+	return os.ReadFile(file)
+}
+
+// readJSON decodes a small JSON file into v.
+func readJSON(file string, v any) error {
+	data, err := readRegular(file)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %v", file, err)
+	}
+	return nil
+}

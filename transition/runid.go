@@ -1,0 +1,54 @@
+package transition
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/aepflow/aepflow/ident"
+)
+
+// RunID names one run: `<task>/<n>` (engine.md §7.2).
+type RunID struct {
+	// Task is the task id, a loose identifier.
+	Task string
+	// N is the run number, ≥ 1.
+	N uint32
+}
+
+// String returns `<task>/<n>`.
+func (r RunID) String() string { return r.Task + "/" + strconv.FormatUint(uint64(r.N), 10) }
+
+// ParseRunID splits s at its last `/` into a loose task id and a decimal
+// u32 ≥ 1 (ASCII digits only, no sign). A loose id cannot hold `..` or start
+// with `/`, so a valid id never leaves the runs directory.
+func ParseRunID(s string) (RunID, error) {
+	i := strings.LastIndexByte(s, '/')
+	if i < 0 {
+		return RunID{}, fmt.Errorf("run id %q is not `<task>/<n>`", s)
+	}
+	task, num := s[:i], s[i+1:]
+	if err := ident.Check(ident.Loose, task); err != nil {
+		return RunID{}, fmt.Errorf("run id %q: task id %q is not valid: %v", s, task, err)
+	}
+	if num == "" || strings.TrimLeft(num, "0123456789") != "" {
+		return RunID{}, fmt.Errorf("run id %q: run number %q is not a decimal number", s, num)
+	}
+	n, err := strconv.ParseUint(num, 10, 32)
+	if err != nil || n == 0 {
+		return RunID{}, fmt.Errorf("run id %q: run number %q must be between 1 and 4294967295", s, num)
+	}
+	return RunID{Task: task, N: uint32(n)}, nil
+}
+
+// RunDir returns the run's directory under runs (the project's
+// `.engineering/runs`), checking that the cleaned path lies inside it.
+func RunDir(runs string, id RunID) (string, error) {
+	dir := filepath.Join(runs, filepath.FromSlash(id.Task), strconv.FormatUint(uint64(id.N), 10))
+	rel, err := filepath.Rel(filepath.Clean(runs), dir)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", fmt.Errorf("run `%s` would lie outside %s", id, runs)
+	}
+	return dir, nil
+}
