@@ -1,0 +1,213 @@
+package workflow
+
+import (
+	"slices"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/yamldoc"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Codes of the diagnostics this package reports beyond yamldoc's shape
+// codes (documents.md §2.4, §7). invalid_predicate and predicate_too_deep
+// come from package predicate.
+const (
+	CodeInvalidIdentifier           = "invalid_identifier"
+	CodeInvalidReference            = "invalid_reference"
+	CodeEmptyWorkflow               = "empty_workflow"
+	CodeUnknownInitialState         = "unknown_initial_state"
+	CodeUnknownState                = "unknown_state"
+	CodeDuplicateTransition         = "duplicate_transition"
+	CodeRollbackOnIrreversibleState = "rollback_on_irreversible_state"
+	CodeIncompleteRollbackPolicy    = "incomplete_rollback_policy"
+	CodeDeadEndState                = "dead_end_state"
+	CodeUnreachableState            = "unreachable_state"
+)
+
+// Load parses data as a workflow document named file and decodes it. It
+// reports shape problems only (documents.md §2.4); run Validate on the
+// result when the list holds no error. The workflow is nil when the bytes
+// are not a mapping at all.
+func Load(file string, data []byte) (*Workflow, diag.List) {
+	doc, diags := yamldoc.Parse(file, data)
+	if doc == nil {
+		return nil, diags
+	}
+	w := Decode(doc, &diags)
+	return w, diags
+}
+
+// Decode reads a parsed document as a workflow, reporting shape problems
+// into diags. It returns nil when the document is not a mapping; otherwise
+// a best-effort workflow that callers must not validate when diags holds
+// errors.
+func Decode(doc *yamldoc.Document, diags *diag.List) *Workflow {
+	r := yamldoc.NewReader(doc, diags)
+	if doc.Root == nil || doc.Root.Kind != yaml.MappingNode {
+		r.Report(doc.Root, "workflow", diag.Errorf(yamldoc.CodeWrongType,
+			"a workflow document must be a mapping, found %s", yamldoc.ShapeOf(doc.Root)))
+		return nil
+	}
+	w := &Workflow{File: doc.File, Version: 1, States: map[string]*State{}}
+	m := r.Map(doc.Root, "workflow", false)
+	base := decodeHeader(r, m, w)
+	if sn := m.Require("states"); sn != nil {
+		w.StatesPos = yamldoc.PosOf(sn)
+		decodeStates(r, sn, yamldoc.Key(base, "states"), w)
+	}
+	if tn := m.Get("transitions"); tn != nil {
+		decodeTransitions(r, tn, yamldoc.Key(base, "transitions"), w)
+	}
+	m.Done()
+	return w
+}
+
+// decodeHeader reads the top-level scalars and returns the location prefix
+// of the document's diagnostics: `workflow <id>`, or `workflow` while the
+// id is unreadable.
+func decodeHeader(r *yamldoc.Reader, m *yamldoc.Map, w *Workflow) string {
+	base := "workflow"
+	if n := m.Require("id"); n != nil {
+		w.Pos = yamldoc.PosOf(n)
+		if s, ok := r.String(n, "workflow.id"); ok {
+			w.ID = s
+			base = w.Location()
+			checkID(r, n, yamldoc.Key(base, "id"), ident.Dotted, "workflow id", s)
+		}
+	}
+	if n := m.Get("version"); n != nil {
+		if v, ok := r.Uint32(n, yamldoc.Key(base, "version"), 1); ok {
+			w.Version = v
+		}
+	}
+	if n := m.Require("title"); n != nil {
+		w.Title, _ = r.String(n, yamldoc.Key(base, "title"))
+	}
+	w.Summary = optString(r, m.Get("summary"), yamldoc.Key(base, "summary"))
+	if n := m.Require("initial"); n != nil {
+		w.InitialPos = yamldoc.PosOf(n)
+		w.Initial, _ = stateID(r, n, yamldoc.Key(base, "initial"))
+	}
+	if n := m.Get("allow_unreachable_states"); n != nil {
+		w.AllowUnreachable, _ = r.Bool(n, yamldoc.Key(base, "allow_unreachable_states"))
+	}
+	return base
+}
+
+// optString reads a string that may be absent or null (nil then).
+func optString(r *yamldoc.Reader, n *yaml.Node, path string) *string {
+	if s, ok := r.OptString(n, path); ok {
+		return &s
+	}
+	return nil
+}
+
+// stateID reads a state id value (dotted-snake charset).
+func stateID(r *yamldoc.Reader, n *yaml.Node, path string) (string, bool) {
+	s, ok := r.String(n, path)
+	if !ok {
+		return "", false
+	}
+	return s, checkID(r, n, path, ident.DottedSnake, "state id", s)
+}
+
+func decodeStates(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
+	m := r.Map(n, path, false)
+	for i, k := range m.Keys() {
+		if k.Kind != yaml.ScalarNode || !isString(k) {
+			continue // yamldoc reported the non-string key
+		}
+		if _, dup := w.States[k.Value]; dup {
+			continue // yamldoc reported the duplicate key
+		}
+		sp := yamldoc.Key(path, k.Value)
+		if !checkID(r, k, sp, ident.DottedSnake, "state id", k.Value) {
+			continue
+		}
+		w.States[k.Value] = decodeState(r, k, m.Node().Content[2*i+1], sp)
+	}
+}
+
+func decodeState(r *yamldoc.Reader, key, n *yaml.Node, path string) *State {
+	s := &State{ID: key.Value, Pos: yamldoc.PosOf(key)}
+	m := r.Map(n, path, false)
+	defer m.Done()
+	if tn := m.Require("title"); tn != nil {
+		s.Title, _ = r.String(tn, yamldoc.Key(path, "title"))
+	}
+	s.Summary = optString(r, m.Get("summary"), yamldoc.Key(path, "summary"))
+	if tn := m.Get("terminal"); tn != nil {
+		s.Terminal, _ = r.Bool(tn, yamldoc.Key(path, "terminal"))
+	}
+	if pn := m.Get("phases"); pn != nil {
+		s.Phases = phases(r, pn, yamldoc.Key(path, "phases"))
+	}
+	rn, key2 := m.GetAlias("requires", "require")
+	s.Requires = DecodeRequirementSet(r, rn, yamldoc.Key(path, key2))
+	s.Capabilities = DecodeCapabilityPolicy(r, m.Get("capabilities"), yamldoc.Key(path, "capabilities"))
+	if in := m.Get("irreversible"); in != nil {
+		s.Irreversible, _ = r.Bool(in, yamldoc.Key(path, "irreversible"))
+	}
+	fn, key3 := m.GetAlias("on_failure", "failure_policy")
+	s.OnFailure = DecodeFailurePolicy(r, fn, yamldoc.Key(path, key3))
+	return s
+}
+
+// phases reads a list of phase ids as a set: de-duplicated and byte-sorted.
+func phases(r *yamldoc.Reader, n *yaml.Node, path string) []string {
+	if n.Kind != yaml.SequenceNode {
+		r.WrongType(n, path, "a sequence")
+		return nil
+	}
+	var out []string
+	for i, it := range n.Content {
+		ip := yamldoc.Index(path, i)
+		if s, ok := r.String(it, ip); ok && checkID(r, it, ip, ident.Kebab, "phase id", s) {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func decodeTransitions(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
+	if n.Kind != yaml.SequenceNode {
+		r.WrongType(n, path, "a sequence")
+		return
+	}
+	for i, it := range n.Content {
+		if t := decodeTransition(r, it, yamldoc.Index(path, i)); t != nil {
+			t.Index = i
+			w.Transitions = append(w.Transitions, t)
+		}
+	}
+}
+
+// decodeTransition reads one transition; nil when it is not a mapping.
+func decodeTransition(r *yamldoc.Reader, n *yaml.Node, path string) *Transition {
+	m := r.Map(n, path, false)
+	defer m.Done()
+	if m.Node() == nil {
+		return nil
+	}
+	t := &Transition{Pos: yamldoc.PosOf(n), When: predicate.Always{}}
+	if fn := m.Require("from"); fn != nil {
+		t.FromPos = yamldoc.PosOf(fn)
+		t.From, _ = stateID(r, fn, yamldoc.Key(path, "from"))
+	}
+	if tn := m.Require("to"); tn != nil {
+		t.ToPos = yamldoc.PosOf(tn)
+		t.To, _ = stateID(r, tn, yamldoc.Key(path, "to"))
+	}
+	if wn := m.Get("when"); !yamldoc.IsNull(wn) {
+		t.When = parsePredicate(r, wn, yamldoc.Key(path, "when"))
+	}
+	rn, key := m.GetAlias("requires", "require")
+	t.Requires = DecodeRequirementSet(r, rn, yamldoc.Key(path, key))
+	fn, key2 := m.GetAlias("on_failure", "failure_policy")
+	t.OnFailure = DecodeFailurePolicy(r, fn, yamldoc.Key(path, key2))
+	t.Description = optString(r, m.Get("description"), yamldoc.Key(path, "description"))
+	return t
+}
