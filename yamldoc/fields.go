@@ -29,8 +29,12 @@ func (r *Reader) Report(n *yaml.Node, path string, d diag.Diagnostic) {
 	r.Diags.Add(d.At(r.File, PosOf(n)).WithPath(path))
 }
 
-// WrongType reports that n at path is not the expected shape.
+// WrongType reports that n at path is not the expected shape. An alias
+// node is not reported again: Parse already refused every alias.
 func (r *Reader) WrongType(n *yaml.Node, path, expected string) {
+	if n != nil && n.Kind == yaml.AliasNode {
+		return
+	}
 	r.Report(n, path, diag.Errorf(CodeWrongType, "`%s` must be %s, found %s", lastSegment(path), expected, ShapeOf(n)))
 }
 

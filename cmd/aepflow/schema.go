@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aepflow/aepflow/schemas"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newSchemaCmd) }
+
+func newSchemaCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema [NAME]",
+		Short: "Print the JSON Schema of an AEP document kind",
+		Long: `Schema prints one of the JSON Schemas (draft 2020-12) aepflow embeds, so that an
+editor checks documents against the same shapes "aepflow validate" enforces.
+Without NAME it lists the available names, one a line.
+
+Names: workflow, driver-steps (step maps), protocol, principle, profile,
+lifecycle, and flow once the flow format registers its schema.
+
+The schemas describe shape (keys, types, identifier patterns). Rules that
+relate several values — a workflow's dead ends, a step map's placeholders —
+are checked by "aepflow validate" only.
+
+Exit codes: 0 printed, 2 unknown NAME.`,
+		Example: `  # list the schemas
+  aepflow schema
+
+  # save the step-map schema for yaml-language-server
+  aepflow schema driver-steps > .schemas/driver-steps.json
+  # then, first line of a step map:
+  # yaml-language-server: $schema=../.schemas/driver-steps.json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			if len(args) == 0 {
+				_, err := fmt.Fprintln(out, strings.Join(schemas.Names(), "\n"))
+				return err
+			}
+			data, ok := schemas.Get(args[0])
+			if !ok {
+				return usageError("unknown schema %q (want one of %s)", args[0], strings.Join(schemas.Names(), ", "))
+			}
+			_, err := out.Write(data)
+			return err
+		},
+	}
+}

@@ -1,0 +1,5 @@
+package protocol
+
+import "slices"
+
+func sortStrings(s []string) { slices.Sort(s) }

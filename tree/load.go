@@ -1,0 +1,289 @@
+package tree
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/protocol"
+	"github.com/aepflow/aepflow/stepmap"
+	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
+)
+
+// maxExtendsHops bounds a protocol's extends chain (documents.md §9).
+const maxExtendsHops = 8
+
+// Load reads the tree under root: each row of Rows in order, each directory
+// walked recursively (entries starting with `.` skipped whole, only .yaml,
+// .yml and .json files read, in byte order of their paths; a missing
+// directory is not an error). Every document is decoded strictly and
+// validated; then every step map is checked against the workflow it pins.
+// All problems are returned at once; the tree holds every document that
+// decoded without a shape error.
+func Load(root string) (*Tree, diag.List) {
+	t := newTree(root)
+	var diags diag.List
+	for _, row := range Rows {
+		files, err := collect(filepath.Join(root, filepath.FromSlash(row.Dir)))
+		if err != nil {
+			diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", filepath.Join(root, row.Dir), err).InFile(filepath.Join(root, row.Dir)))
+		}
+		for _, f := range files {
+			t.Files = append(t.Files, File{Path: f, Kind: row.Kind})
+			doc, ds := t.read(f)
+			diags.Extend(ds)
+			if doc == nil {
+				continue
+			}
+			d, ds := decode(row.Kind, doc)
+			diags.Extend(ds)
+			if d != nil {
+				diags.Extend(t.register(d))
+			}
+		}
+	}
+	diags.Extend(t.crossCheck())
+	return t, diags
+}
+
+// collect returns the document files under dir in byte order of their
+// paths. A missing dir yields nothing.
+func collect(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return err
+		}
+		// Dot entries are skipped before the file/directory test, so a
+		// `.archive/` directory is skipped whole.
+		if path != dir && strings.HasPrefix(e.Name(), ".") {
+			if e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !e.IsDir() && isDocument(e.Name()) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	slices.Sort(files)
+	return files, err
+}
+
+func isDocument(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// read stats, reads and parses one file. A file over the size bound is
+// refused before it is read.
+func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
+	data, diags := ReadFile(file)
+	if data == nil {
+		return nil, diags
+	}
+	t.Sources[file] = data
+	doc, ds := yamldoc.Parse(file, data)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return doc, ds
+}
+
+// ReadFile reads a document file, refusing one larger than
+// yamldoc.MaxFileSize from its size alone, without reading it. It returns
+// nil data with the diagnostic when the file cannot be used.
+func ReadFile(file string) ([]byte, diag.List) {
+	info, err := os.Stat(file)
+	if err == nil && info.Size() > yamldoc.MaxFileSize {
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
+	}
+	return data, nil
+}
+
+// Document is one decoded document; exactly one of the pointers is set,
+// the one matching Kind.
+type Document struct {
+	Kind      Kind
+	File      string
+	Workflow  *workflow.Workflow
+	StepMap   *stepmap.Map
+	Protocol  *protocol.Protocol
+	Principle *protocol.Principle
+	Profile   *protocol.Profile
+	Lifecycle *protocol.Lifecycle
+
+	pos diag.Pos
+}
+
+// decode reads doc as a document of kind. A document recognised as one that
+// never belongs in a tree is refused with misplaced_document. Semantic
+// validation runs only when the shape is sound; the returned Document is
+// nil when it is not (so that a broken document never enters the
+// registry).
+func decode(kind Kind, doc *yamldoc.Document) (*Document, diag.List) {
+	var diags diag.List
+	if m := protocol.Misplaced(doc.Root); m != "" {
+		diags.Add(diag.Errorf(CodeMisplaced, "this file is a document of kind `%s`, which does not belong in a document tree", m).
+			At(doc.File, yamldoc.PosOf(doc.Root)).
+			WithHint("tasks, artifact manifests, evidence and project files live in a project's `.engineering/`, not under `%s`", rowDir(kind)))
+		return nil, diags
+	}
+	d := &Document{Kind: kind, File: doc.File, pos: yamldoc.PosOf(doc.Root)}
+	switch kind {
+	case KindWorkflow:
+		d.Workflow = workflow.Decode(doc, &diags)
+	case KindStepMap:
+		d.StepMap = stepmap.Decode(doc, &diags)
+	case KindProtocol:
+		d.Protocol = protocol.DecodeProtocol(doc, &diags)
+	case KindPrinciple:
+		d.Principle = protocol.DecodePrinciple(doc, &diags)
+	case KindProfile:
+		d.Profile = protocol.DecodeProfile(doc, &diags)
+	case KindLifecycle:
+		d.Lifecycle = protocol.DecodeLifecycle(doc, &diags)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	switch kind {
+	case KindWorkflow:
+		diags.Extend(d.Workflow.Validate())
+	case KindStepMap:
+		diags.Extend(d.StepMap.Validate())
+	case KindPrinciple:
+		diags.Extend(d.Principle.Validate())
+	}
+	return d, diags
+}
+
+func rowDir(k Kind) string {
+	for _, r := range Rows {
+		if r.Kind == k {
+			return r.Dir + "/"
+		}
+	}
+	return "the tree"
+}
+
+// register adds d to the registry under its identity, refusing a second
+// document with an identity already taken (duplicate_<kind>).
+func (t *Tree) register(d *Document) diag.List {
+	id := d.identity()
+	if t.origin[d.Kind] == nil {
+		t.origin[d.Kind] = map[string]string{}
+	}
+	if first, dup := t.origin[d.Kind][id]; dup {
+		return diag.List{diag.Errorf(DuplicateCode(d.Kind), "%s `%s` is declared twice: first in %s, again in %s", kindName(d.Kind), id, first, d.File).
+			At(d.File, d.pos).WithPath(kindName(d.Kind)+" "+id).
+			WithHint("a document's identity comes from its contents (`%s`), not from its file name; rename one of the two", identityKey(d.Kind)).
+			WithRelated(first, diag.Pos{}, "first declared here")}
+	}
+	t.origin[d.Kind][id] = d.File
+	switch d.Kind {
+	case KindWorkflow:
+		t.Workflows[id] = d.Workflow
+	case KindStepMap:
+		t.StepMaps[id] = d.StepMap
+	case KindProtocol:
+		t.Protocols[d.Protocol.Ref()] = d.Protocol
+	case KindPrinciple:
+		t.Principles[id] = d.Principle
+	case KindProfile:
+		t.Profiles[id] = d.Profile
+	case KindLifecycle:
+		t.Lifecycles[id] = d.Lifecycle
+	}
+	return nil
+}
+
+// identity returns the registry key of the document as text.
+func (d *Document) identity() string {
+	switch d.Kind {
+	case KindWorkflow:
+		return d.Workflow.ID
+	case KindStepMap:
+		return d.StepMap.ID
+	case KindProtocol:
+		return d.Protocol.Ref().String()
+	case KindPrinciple:
+		return d.Principle.ID
+	case KindProfile:
+		return d.Profile.ID
+	}
+	return d.Lifecycle.Kind
+}
+
+func kindName(k Kind) string {
+	if k == KindStepMap {
+		return "step map"
+	}
+	return string(k)
+}
+
+func identityKey(k Kind) string {
+	switch k {
+	case KindProtocol:
+		return "id` and `version"
+	case KindLifecycle:
+		return "kind"
+	}
+	return "id"
+}
+
+// crossCheck runs the registry-wide checks (documents.md §2.5): every step
+// map against the workflow it pins, and every protocol's evidence kinds
+// against the verifiers of its extends chain.
+func (t *Tree) crossCheck() diag.List {
+	var diags diag.List
+	for _, m := range t.StepMapList() {
+		if !m.Workflow.Pinned() {
+			continue // refused already (missing_declaration)
+		}
+		w := t.Workflows[m.Workflow.ID]
+		if w == nil {
+			diags.Add(diag.Errorf(CodeUnknownWorkflow, "step map `%s` is pinned to `%s`, but the tree has no workflow `%s`", m.ID, m.WorkflowText, m.Workflow.ID).
+				WithPath(m.Location() + ".workflow"))
+			continue
+		}
+		diags.Extend(m.CrossValidate(w))
+	}
+	for _, ref := range t.ProtocolRefs() {
+		p := t.Protocols[ref]
+		diags.Extend(p.ValidateVerifiers(t.inheritedVerifiers(p)))
+	}
+	return diags
+}
+
+// inheritedVerifiers collects the verifiers of p's extends chain, as far as
+// the tree resolves it (at most maxExtendsHops hops; cycles stop it).
+func (t *Tree) inheritedVerifiers(p *protocol.Protocol) []string {
+	var out []string
+	for hops := 0; p.Extends != nil && hops < maxExtendsHops; hops++ {
+		base := t.Protocols[*p.Extends]
+		if base == nil {
+			break
+		}
+		out = append(out, base.Verifiers...)
+		p = base
+	}
+	return out
+}
