@@ -23,22 +23,22 @@ func Mermaid(w *workflow.Workflow, opts Options) []byte {
 	b.WriteString("stateDiagram-v2\n")
 	b.WriteString("    direction TB\n")
 	for _, n := range s.nodes {
-		writeLabelled(&b, ident(n.id), esc(n.title))
+		writeLabelled(&b, mmIdentOf(n.id), esc(n.title))
 	}
-	fmt.Fprintf(&b, "    [*] --> %s\n", ident(w.Initial))
+	fmt.Fprintf(&b, "    [*] --> %s\n", mmIdentOf(w.Initial))
 	for _, e := range s.edges {
-		writeLabelled(&b, ident(e.from)+" --> "+ident(e.to), esc(e.guard))
+		writeLabelled(&b, mmIdentOf(e.from)+" --> "+mmIdentOf(e.to), esc(e.guard))
 	}
 	for _, n := range s.nodes {
 		if n.terminal {
-			fmt.Fprintf(&b, "    %s --> [*]\n", ident(n.id))
+			fmt.Fprintf(&b, "    %s --> [*]\n", mmIdentOf(n.id))
 		}
 	}
 	for _, n := range s.nodes {
 		if len(n.lines) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "    note right of %s\n", ident(n.id))
+		fmt.Fprintf(&b, "    note right of %s\n", mmIdentOf(n.id))
 		for _, l := range n.lines {
 			fmt.Fprintf(&b, "        %s\n", escNote("needs "+l))
 		}
@@ -63,16 +63,16 @@ func writeLabelled(b *bytes.Buffer, stmt, label string) {
 // writeMermaidOverlay writes the run note and the optional classes of
 // rendering.md §5.3.
 func writeMermaidOverlay(b *bytes.Buffer, s *scene, initial string) {
-	fmt.Fprintf(b, "    note left of %s\n", ident(initial))
+	fmt.Fprintf(b, "    note left of %s\n", mmIdentOf(initial))
 	fmt.Fprintf(b, "        %s\n", escNote(s.overlay.Line()))
 	b.WriteString("    end note\n")
 	var seen, cur []string
 	for _, n := range s.nodes {
 		switch n.accent {
 		case visited:
-			seen = append(seen, ident(n.id))
+			seen = append(seen, mmIdentOf(n.id))
 		case current, stopped, done:
-			cur = append(cur, ident(n.id))
+			cur = append(cur, mmIdentOf(n.id))
 		}
 	}
 	if len(seen) == 0 && len(cur) == 0 {
@@ -94,7 +94,7 @@ func writeMermaidOverlay(b *bytes.Buffer, s *scene, initial string) {
 func MermaidWarnings(w *workflow.Workflow) diag.List {
 	groups := map[string][]string{}
 	for _, id := range w.StateIDs() {
-		groups[ident(id)] = append(groups[ident(id)], id)
+		groups[mmIdentOf(id)] = append(groups[mmIdentOf(id)], id)
 	}
 	keys := make([]string, 0, len(groups))
 	for k, ids := range groups {
@@ -117,9 +117,9 @@ func MermaidWarnings(w *workflow.Workflow) diag.List {
 	return list
 }
 
-// ident maps a state id to a Mermaid identifier: every character that is not
+// mmIdentOf maps a state id to a Mermaid identifier: every character that is not
 // an ASCII letter or digit becomes `_` (rendering.md §4.1).
-func ident(id string) string {
+func mmIdentOf(id string) string {
 	var b strings.Builder
 	for _, r := range id {
 		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
