@@ -114,12 +114,21 @@ func render(dot []byte, format gv.Format) (out []byte, err error) {
 		return nil, err
 	}
 	g.SetLayout(engine)
+	// PNG is painted from Graphviz's json output (paint.go), not by the
+	// library's PNG plugin, which draws wrong pictures.
+	graphvizFormat := format
+	if format == gv.PNG {
+		graphvizFormat = "json"
+	}
 	var buf bytes.Buffer
-	if err := g.Render(ctx, graph, format, &buf); err != nil {
+	if err := g.Render(ctx, graph, graphvizFormat, &buf); err != nil {
 		return nil, fmt.Errorf("layout: %w", err)
 	}
 	if buf.Len() == 0 {
 		return nil, errors.New("graphviz produced no output")
+	}
+	if format == gv.PNG {
+		return paintPNG(buf.Bytes())
 	}
 	return buf.Bytes(), nil
 }
