@@ -87,15 +87,15 @@ func Render(dot []byte, format string) ([]byte, error) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	out, err := render(dot, gv.Format(format))
+	out, err := renderLocked(dot, gv.Format(format))
 	if err != nil {
 		return nil, fmt.Errorf("render %s with graphviz %s: %w", format, engine, err)
 	}
 	return out, nil
 }
 
-// render does the work of Render; the caller holds mu.
-func render(dot []byte, format gv.Format) (out []byte, err error) {
+// renderLocked does the work of Render; the caller holds mu.
+func renderLocked(dot []byte, format gv.Format) (out []byte, err error) {
 	ctx := context.Background()
 	if inst == nil {
 		g, err := gv.New(ctx)

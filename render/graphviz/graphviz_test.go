@@ -88,6 +88,21 @@ func TestRenderPNG(t *testing.T) {
 	if err != nil {
 		t.Fatalf("png does not decode: %v", err)
 	}
+	// The library's own PNG plugin filled edge curves into black blobs and
+	// hid node outlines: a line drawing is mostly white with some ink.
+	dark, all := 0, 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r+g+bl < 3*0x8000 {
+				dark++
+			}
+			all++
+		}
+	}
+	if ink := float64(dark) / float64(all); ink < 0.005 || ink > 0.15 {
+		t.Errorf("%.1f%% of the pixels are dark, want a line drawing (0.5–15%%)", 100*ink)
+	}
 	b := img.Bounds()
 	if b.Dx() < 50 || b.Dy() < 100 || b.Dx() > 2000 || b.Dy() > 2000 {
 		t.Errorf("png is %dx%d, want a sensible size", b.Dx(), b.Dy())

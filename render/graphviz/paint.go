@@ -24,8 +24,13 @@ import (
 // curves, text, colours, styles) are Graphviz's own picture; this file draws
 // them with gg, the 2D library go-graphviz already brings in.
 
-// pngScale is pixels per Graphviz point (72 per inch): 1.5 is 108 dpi.
+// pngScale is pixels per Graphviz point (72 per inch): 1.5 is 108 dpi. A
+// picture that would exceed pngPixels at this scale is drawn smaller.
 const pngScale = 1.5
+
+// pngPixels is the area beyond which the scale shrinks, so that a graph of
+// hundreds of states still paints in a second or two.
+const pngPixels = 8 << 20
 
 // pngMargin is the blank border around the picture, in pixels.
 const pngMargin = 8
@@ -72,6 +77,7 @@ type xdotOp struct {
 type painter struct {
 	dc        *gg.Context
 	h         float64 // height of the bounding box, in points
+	s         float64 // pixels per point
 	pen, fill color.Color
 	fillSet   bool // a `C` operation came earlier in the current list
 	width     float64
@@ -91,8 +97,12 @@ func paintPNG(jsonOut []byte) ([]byte, error) {
 	if _, err := fmt.Sscanf(g.BB, "%g,%g,%g,%g", &x0, &y0, &x1, &y1); err != nil {
 		return nil, fmt.Errorf("read graphviz bounding box %q: %w", g.BB, err)
 	}
-	w := int(math.Ceil((x1-x0)*pngScale)) + 2*pngMargin
-	h := int(math.Ceil((y1-y0)*pngScale)) + 2*pngMargin
+	scale := pngScale
+	if area := (x1 - x0) * (y1 - y0) * scale * scale; area > pngPixels {
+		scale *= math.Sqrt(pngPixels / area)
+	}
+	w := int(math.Ceil((x1-x0)*scale)) + 2*pngMargin
+	h := int(math.Ceil((y1-y0)*scale)) + 2*pngMargin
 	if w <= 0 || h <= 0 || w*h > maxPNGPixels {
 		return nil, fmt.Errorf("%w: a %dx%d picture", ErrTooLarge, w, h)
 	}
@@ -100,7 +110,7 @@ func paintPNG(jsonOut []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &painter{dc: gg.NewContext(w, h), h: y1, ttf: ttf, faces: map[float64]font.Face{}}
+	p := &painter{dc: gg.NewContext(w, h), h: y1, s: scale, ttf: ttf, faces: map[float64]font.Face{}}
 	p.dc.SetColor(color.White)
 	p.dc.Clear()
 	p.draw(g.Draw, g.LDraw)
@@ -137,7 +147,7 @@ func (p *painter) draw(lists ...[]xdotOp) {
 
 // pt maps a Graphviz point (y up) to pixels (y down).
 func (p *painter) pt(x, y float64) (float64, float64) {
-	return x*pngScale + pngMargin, (p.h-y)*pngScale + pngMargin
+	return x*p.s + pngMargin, (p.h-y)*p.s + pngMargin
 }
 
 func (p *painter) op(op xdotOp) {
@@ -155,7 +165,7 @@ func (p *painter) op(op xdotOp) {
 	case "E", "e":
 		if len(op.Rect) == 4 {
 			x, y := p.pt(op.Rect[0], op.Rect[1])
-			p.dc.DrawEllipse(x, y, op.Rect[2]*pngScale, op.Rect[3]*pngScale)
+			p.dc.DrawEllipse(x, y, op.Rect[2]*p.s, op.Rect[3]*p.s)
 			p.finish(op.Op == "E")
 		}
 	case "P", "p", "L":
@@ -203,9 +213,9 @@ func (p *painter) bezier(pts [][2]float64) {
 
 // finish fills (then outlines with the pen) or strokes the current path.
 func (p *painter) finish(filled bool) {
-	p.dc.SetLineWidth(p.width * pngScale)
+	p.dc.SetLineWidth(p.width * p.s)
 	if p.dashed {
-		p.dc.SetDash(5*pngScale, 3*pngScale)
+		p.dc.SetDash(5*p.s, 3*p.s)
 	} else {
 		p.dc.SetDash()
 	}
@@ -242,10 +252,10 @@ func (p *painter) text(op xdotOp) {
 	if len(op.Pt) != 2 || op.Text == "" {
 		return
 	}
-	size := p.fontSize * pngScale
+	size := p.fontSize * p.s
 	p.dc.SetFontFace(p.face(size))
-	if w, _ := p.dc.MeasureString(op.Text); op.Width > 0 && w > op.Width*pngScale {
-		size *= op.Width * pngScale / w
+	if w, _ := p.dc.MeasureString(op.Text); op.Width > 0 && w > op.Width*p.s {
+		size *= op.Width * p.s / w
 		p.dc.SetFontFace(p.face(size))
 	}
 	x, y := p.pt(op.Pt[0], op.Pt[1])
