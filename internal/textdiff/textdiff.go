@@ -1,9 +1,12 @@
-// Package textdiff prints unified diffs of two texts, line by line, for the
-// `--check` modes of `aepflow flow` and `aepflow render`.
+// Package textdiff prints the unified diff between two texts, the way
+// `aepflow flow --check` and `aepflow render --check` report a stale file
+// (projection.md §2, rendering.md §1).
 //
-// It uses github.com/sergi/go-diff for the line matching and builds the
-// hunks itself: go-diff's own patch text is character-based and URL-encoded,
-// which is no use to a person reading CI output.
+// The line matching comes from github.com/sergi/go-diff; its own patch text
+// is character-based and URL-encoded, so the hunks are built here from its
+// line diffs, in the format of `diff -u` (three lines of context, GNU range
+// rules, `\ No newline at end of file`). It is not a general diff library:
+// no options, no word diffs, no patch application.
 package textdiff
 
 import (
@@ -13,133 +16,126 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
-// Context is the number of unchanged lines shown around each change.
-const Context = 3
+// context is the number of unchanged lines shown around each change.
+const context = 3
 
-// op is one line of an edit script.
-type op struct {
-	kind byte // ' ', '-' or '+'
+// line is one line of the edit script: op is ' ', '-' or '+'; text keeps
+// its trailing newline, if any.
+type line struct {
+	op   byte
 	text string
 }
 
-// Unified returns a unified diff from a (named aName) to b (named bName),
-// with Context lines of context, or "" when the texts are equal. A missing
-// final newline is marked as diff(1) marks it.
+// Unified returns the unified diff turning a into b, with headers
+// `--- aName` and `+++ bName`, or "" when a and b are equal.
 func Unified(aName, bName string, a, b []byte) string {
 	if string(a) == string(b) {
 		return ""
 	}
-	ops := lineOps(string(a), string(b))
+	script := edits(string(a), string(b))
 	var out strings.Builder
 	fmt.Fprintf(&out, "--- %s\n+++ %s\n", aName, bName)
-	for _, h := range hunks(ops) {
-		writeHunk(&out, ops, h)
+	for _, h := range hunks(script) {
+		writeHunk(&out, script, h)
 	}
 	return out.String()
 }
 
-// lineOps diffs two texts line by line.
-func lineOps(a, b string) []op {
+// edits returns the line-level edit script from a to b.
+func edits(a, b string) []line {
 	dmp := diffmatchpatch.New()
 	ca, cb, lines := dmp.DiffLinesToChars(a, b)
 	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
-	var ops []op
+	var script []line
 	for _, d := range diffs {
-		kind := byte(' ')
+		op := byte(' ')
 		switch d.Type {
 		case diffmatchpatch.DiffDelete:
-			kind = '-'
+			op = '-'
 		case diffmatchpatch.DiffInsert:
-			kind = '+'
+			op = '+'
 		}
-		for _, line := range splitLines(d.Text) {
-			ops = append(ops, op{kind, line})
+		for _, l := range splitLines(d.Text) {
+			script = append(script, line{op, l})
 		}
 	}
-	return ops
+	return script
 }
 
-// splitLines splits text into lines, each keeping its "\n" (the last may
-// lack one).
-func splitLines(text string) []string {
-	var lines []string
-	for text != "" {
-		i := strings.IndexByte(text, '\n')
+// splitLines splits s after each newline; a last line without one is kept.
+func splitLines(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
 		if i < 0 {
-			lines = append(lines, text)
+			out = append(out, s)
 			break
 		}
-		lines = append(lines, text[:i+1])
-		text = text[i+1:]
+		out = append(out, s[:i+1])
+		s = s[i+1:]
 	}
-	return lines
+	return out
 }
 
-// hunk is a range [start, end) of ops.
-type hunk struct{ start, end int }
+// span is a hunk: the half-open range [start, end) of the edit script.
+type span struct{ start, end int }
 
-// hunks groups changed ops with their context, merging groups whose
-// contexts touch.
-func hunks(ops []op) []hunk {
-	var hs []hunk
-	for i := 0; i < len(ops); i++ {
-		if ops[i].kind == ' ' {
+// hunks groups the changes of script with their context, merging groups
+// whose contexts touch.
+func hunks(script []line) []span {
+	var out []span
+	for i, l := range script {
+		if l.op == ' ' {
 			continue
 		}
-		start := max(0, i-Context)
-		j := i
-		for j < len(ops) && ops[j].kind != ' ' {
-			j++
+		start, end := max(0, i-context), min(len(script), i+1+context)
+		if n := len(out); n > 0 && start <= out[n-1].end {
+			out[n-1].end = end
+			continue
 		}
-		end := min(len(ops), j+Context)
-		if n := len(hs); n > 0 && start <= hs[n-1].end {
-			hs[n-1].end = end
-		} else {
-			hs = append(hs, hunk{start, end})
-		}
-		i = j - 1
+		out = append(out, span{start, end})
 	}
-	return hs
+	return out
 }
 
-// writeHunk prints one hunk with its "@@ -a,b +c,d @@" header.
-func writeHunk(out *strings.Builder, ops []op, h hunk) {
-	aLine, bLine := 1, 1
-	for _, o := range ops[:h.start] {
-		if o.kind != '+' {
+// writeHunk writes one hunk with its `@@ -a,n +b,m @@` header.
+func writeHunk(out *strings.Builder, script []line, h span) {
+	aLine, bLine := 1, 1 // 1-based numbers of the first line of the hunk
+	for _, l := range script[:h.start] {
+		if l.op != '+' {
 			aLine++
 		}
-		if o.kind != '-' {
+		if l.op != '-' {
 			bLine++
 		}
 	}
 	aCount, bCount := 0, 0
-	for _, o := range ops[h.start:h.end] {
-		if o.kind != '+' {
+	for _, l := range script[h.start:h.end] {
+		if l.op != '+' {
 			aCount++
 		}
-		if o.kind != '-' {
+		if l.op != '-' {
 			bCount++
 		}
 	}
-	fmt.Fprintf(out, "@@ -%s +%s @@\n", rangeOf(aLine, aCount), rangeOf(bLine, bCount))
-	for _, o := range ops[h.start:h.end] {
-		out.WriteByte(o.kind)
-		out.WriteString(o.text)
-		if !strings.HasSuffix(o.text, "\n") {
+	fmt.Fprintf(out, "@@ -%s +%s @@\n", rng(aLine, aCount), rng(bLine, bCount))
+	for _, l := range script[h.start:h.end] {
+		out.WriteByte(l.op)
+		out.WriteString(l.text)
+		if !strings.HasSuffix(l.text, "\n") {
 			out.WriteString("\n\\ No newline at end of file\n")
 		}
 	}
 }
 
-// rangeOf formats a hunk range as diff(1) does: "l,n", "l" when n is 1, and
-// "l-1,0" for an empty range.
-func rangeOf(line, count int) string {
+// rng formats a hunk range as diff -u does: `l` for one line, `l,n`
+// otherwise, and for an empty range the line before it.
+func rng(start, count int) string {
 	switch count {
 	case 0:
-		return fmt.Sprintf("%d,0", line-1)
+		return fmt.Sprintf("%d,0", start-1)
 	case 1:
-		return fmt.Sprintf("%d", line)
+		return fmt.Sprintf("%d", start)
 	}
-	return fmt.Sprintf("%d,%d", line, count)
+	return fmt.Sprintf("%d,%d", start, count)
 }

@@ -1,38 +1,145 @@
 package textdiff
 
 import (
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func numbered(n int, edit func(i int) string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		if s := edit(i); s != "" {
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
+
+func plain(i int) string { return "line " + itoa(i) + "\n" }
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// cases are the golden cases: name → old and new text.
+var cases = []struct{ name, a, b string }{
+	{"change-middle", numbered(20, plain), numbered(20, func(i int) string {
+		if i == 10 {
+			return "line ten\n"
+		}
+		return plain(i)
+	})},
+	{"two-hunks", numbered(30, plain), numbered(30, func(i int) string {
+		switch i {
+		case 2:
+			return ""
+		case 25:
+			return plain(i) + "inserted\n"
+		}
+		return plain(i)
+	})},
+	{"merged-hunks", numbered(20, plain), numbered(20, func(i int) string {
+		if i == 8 || i == 13 {
+			return "changed " + itoa(i) + "\n"
+		}
+		return plain(i)
+	})},
+	{"from-empty", "", "a\nb\n"},
+	{"to-empty", "a\nb\n", ""},
+	{"no-final-newline", "a\nb\nc", "a\nb\nc\n"},
+	{"url-unsafe", "x: 100%\n", "x: 100% \"q\" é\n"},
+}
+
 func TestUnified(t *testing.T) {
-	lines := func(n int, change map[int]string) string {
-		var b strings.Builder
-		for i := 1; i <= n; i++ {
-			if s, ok := change[i]; ok {
-				b.WriteString(s)
-				continue
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Unified("old/"+c.name, "new/"+c.name, []byte(c.a), []byte(c.b))
+			path := filepath.Join("testdata", c.name+".diff")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
 			}
-			b.WriteString("line " + string(rune('a'+i-1)) + "\n")
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("diff differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
+			}
+			if back := apply(t, c.a, got); back != c.b {
+				t.Errorf("applying the diff gives %q, want %q", back, c.b)
+			}
+		})
+	}
+}
+
+func TestEqual(t *testing.T) {
+	if got := Unified("a", "b", []byte("x\n"), []byte("x\n")); got != "" {
+		t.Errorf("equal texts: %q", got)
+	}
+}
+
+// apply applies a unified diff made by Unified to a, to check that the hunks
+// are consistent with their headers.
+func apply(t *testing.T, a, diff string) string {
+	t.Helper()
+	old := splitLines(a)
+	var out []string
+	pos := 0 // next unconsumed line of old
+	lines := splitLines(diff)
+	for i := 2; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "@@ -"):
+			var start, n int
+			spec := strings.Fields(l)[1][1:]
+			parts := strings.SplitN(spec, ",", 2)
+			start = atoi(parts[0])
+			n = 1
+			if len(parts) == 2 {
+				n = atoi(parts[1])
+			}
+			if n == 0 {
+				start++
+			}
+			for pos < start-1 {
+				out = append(out, old[pos])
+				pos++
+			}
+		case strings.HasPrefix(l, `\ No newline`):
+			last := len(out) - 1
+			if i > 0 && !strings.HasPrefix(lines[i-1], "-") {
+				out[last] = strings.TrimSuffix(out[last], "\n")
+			}
+		case l[0] == ' ':
+			out = append(out, l[1:])
+			pos++
+		case l[0] == '-':
+			pos++
+		case l[0] == '+':
+			out = append(out, l[1:])
+		default:
+			t.Fatalf("bad diff line %q", l)
 		}
-		return b.String()
 	}
-	tests := []struct {
-		name string
-		a, b string
-		want string
-	}{
-		{"equal", "x\n", "x\n", ""},
-		{"one change in the middle", lines(10, nil), lines(10, map[int]string{5: "changed\n"}),
-			"--- a\n+++ b\n@@ -2,7 +2,7 @@\n line b\n line c\n line d\n-line e\n+changed\n line f\n line g\n line h\n"},
-		{"two distant changes make two hunks", lines(20, nil), lines(20, map[int]string{2: "X\n", 18: "Y\n"}),
-			"--- a\n+++ b\n@@ -1,5 +1,5 @@\n line a\n-line b\n+X\n line c\n line d\n line e\n@@ -15,6 +15,6 @@\n line o\n line p\n line q\n-line r\n+Y\n line s\n line t\n"},
-		{"from nothing", "", "a\nb\n", "--- a\n+++ b\n@@ -0,0 +1,2 @@\n+a\n+b\n"},
-		{"missing final newline", "a\nb", "a\nb\n", "--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n"},
+	out = append(out, old[pos:]...)
+	return strings.Join(out, "")
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
 	}
-	for _, tt := range tests {
-		if got := Unified("a", "b", []byte(tt.a), []byte(tt.b)); got != tt.want {
-			t.Errorf("%s:\n--- got\n%s\n--- want\n%s", tt.name, got, tt.want)
-		}
-	}
+	return n
 }

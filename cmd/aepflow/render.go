@@ -1,0 +1,318 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/textdiff"
+	"github.com/aepflow/aepflow/render"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newRenderCmd) }
+
+// renderCompanion is the binary that draws SVG and PNG; aepflow itself must
+// not link go-graphviz (rendering.md §6.3, docs/render.md).
+const renderCompanion = "aepflow-render"
+
+// renderCompanionEnv names an explicit path to the companion; it wins over
+// the lookup next to aepflow and on PATH.
+const renderCompanionEnv = "AEPFLOW_RENDER"
+
+// renderFlags holds the command line of `aepflow render`.
+type renderFlags struct {
+	id, root, format, out, run, state, clusters string
+	check                                       bool
+}
+
+func newRenderCmd() *cobra.Command {
+	var f renderFlags
+	cmd := &cobra.Command{
+		Use:   "render --id REF [--root DIR] [--format svg|png|dot|mermaid] [--state SNAPSHOT | --run RUN-ID] [--clusters phases] [--out FILE] [--check]",
+		Short: "Draw a workflow as SVG, PNG, Graphviz DOT or Mermaid, optionally with a run on it",
+		Long: `Render draws the workflow REF (` + "`adp/default`" + ` or pinned ` + "`adp/default/2`" + `) of the
+document tree at --root: states in layout order, the initial marker, terminal states
+as double circles, guards on the edges, retreats (edges back up the layout) dashed.
+Mermaid adds each state's requirements as a note. See docs/render.md.
+
+Formats: dot and mermaid are text written by aepflow itself, byte-stable, fit to
+commit (Mermaid renders on GitHub). svg (the default) and png are laid out by
+Graphviz in the companion binary aepflow-render, which aepflow runs: it is looked
+for in $AEPFLOW_RENDER, then next to the aepflow executable, then on PATH
+(` + "`go install ./cmd/...`" + ` installs both). png needs --out.
+
+A run overlay marks the current state and the states entered: --state reads an
+engine snapshot file, --run reads run TASK/N of the project found from the
+working directory (.engineering/runs/TASK/N, read-only). Every state they name
+must be declared by the workflow.
+
+--out writes the file atomically and prints its path. --check (dot and mermaid,
+with --out) writes nothing and exits 1 with a unified diff when the file is not
+exactly what this run would write.
+
+Exit codes: 0 written (or --check found the file fresh); 1 the tree does not load,
+the workflow is unknown, the snapshot or run cannot be read or names undeclared
+states, rendering or writing failed, or --check found the file stale; 2 usage
+error.`,
+		Example: `  # Mermaid for a README, and a CI check that it is current
+  aepflow render --id adp/default --root tree --format mermaid --out docs/workflow.mmd
+  aepflow render --id adp/default --root tree --format mermaid --out docs/workflow.mmd --check
+
+  # an SVG with one cluster per phase
+  aepflow render --id adp/default/2 --root tree --clusters phases --out workflow.svg
+
+  # where run AUTH-142/3 is and where it has been
+  aepflow render --id adp/default --root tree --run AUTH-142/3 --format png --out run.png`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			return runRender(cmd, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.id, "id", "", "workflow reference, `adp/default` or `adp/default/2` (required)")
+	fl.StringVar(&f.root, "root", ".", "root directory of the document tree")
+	fl.StringVar(&f.format, "format", "svg", "output format: svg, png, dot or mermaid")
+	fl.StringVar(&f.out, "out", "", "write to this file (atomically) and print its path")
+	fl.StringVar(&f.run, "run", "", "overlay run TASK/N of the project found from the working directory")
+	fl.StringVar(&f.state, "state", "", "overlay the run in this engine snapshot file")
+	fl.StringVar(&f.clusters, "clusters", "", "group states into clusters: phases (dot, svg, png)")
+	fl.BoolVar(&f.check, "check", false, "with --out: exit 1 with a diff when the file is stale; write nothing")
+	return cmd
+}
+
+// renderFormats lists the values of --format.
+var renderFormats = []string{"dot", "mermaid", "png", "svg"}
+
+// validate applies the flag rules of rendering.md §1; each break is a usage
+// error.
+func (f renderFlags) validate() error {
+	switch {
+	case f.id == "":
+		return usageError("--id is required (a workflow reference such as `adp/default`)")
+	case !contains(renderFormats, f.format):
+		return usageError("unknown --format %q (want one of %s)", f.format, strings.Join(renderFormats, ", "))
+	case f.format == "png" && f.out == "":
+		return usageError("--format png needs --out: a PNG is not written to a terminal")
+	case f.state != "" && f.run != "":
+		return usageError("--state and --run are mutually exclusive")
+	case f.clusters != "" && f.clusters != "phases":
+		return usageError("unknown --clusters %q (want phases)", f.clusters)
+	case f.check && f.format != "dot" && f.format != "mermaid":
+		return usageError("--check works with --format dot or mermaid, not %s", f.format)
+	case f.check && f.out == "":
+		return usageError("--check needs --out: the file to compare")
+	}
+	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
+		return usageError("--root %q is not a directory", f.root)
+	}
+	return nil
+}
+
+// runRender loads, draws and writes (or checks) the picture.
+func runRender(cmd *cobra.Command, f renderFlags) error {
+	stderr := cmd.ErrOrStderr()
+	w, sources, err := renderLoad(stderr, f)
+	if err != nil {
+		return err
+	}
+	opts := render.Options{ClusterPhases: f.clusters == "phases"}
+	if opts.Overlay, err = renderOverlay(f, w); err != nil {
+		return renderRefuse(stderr, err, sources)
+	}
+	var doc []byte
+	switch f.format {
+	case "dot":
+		doc = render.DOT(w, opts)
+	case "mermaid":
+		if ws := render.MermaidWarnings(w); len(ws) > 0 {
+			_ = diag.WriteText(stderr, ws, sources)
+		}
+		doc = render.Mermaid(w, opts)
+	default:
+		if render.TooLargeToLayout(w) {
+			return exitWith(exitProblems, fmt.Errorf("workflow `%s` has %d states and %d transitions; %s lays out at most %d and %d (use --format dot or mermaid)",
+				w.ID, len(w.States), len(w.Transitions), f.format, render.MaxLayoutStates, render.MaxLayoutTransitions))
+		}
+		opts.Tooltips = true
+		if doc, err = renderWithCompanion(render.DOT(w, opts), f.format); err != nil {
+			return exitWith(exitProblems, err)
+		}
+	}
+	if f.check {
+		return renderCheck(cmd.OutOrStdout(), f.out, doc)
+	}
+	if f.out == "" {
+		if _, err := cmd.OutOrStdout().Write(doc); err != nil {
+			return exitWith(exitUndecided, err)
+		}
+		return nil
+	}
+	if err := renderWriteFile(f.out, doc); err != nil {
+		return exitWith(exitProblems, fmt.Errorf("cannot write `%s`: %v [io_error]", f.out, err))
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), f.out)
+	return nil
+}
+
+// renderLoad parses --id, loads the tree and finds the workflow, printing
+// every problem to stderr.
+func renderLoad(stderr io.Writer, f renderFlags) (*workflow.Workflow, diag.Sources, error) {
+	ref, err := ident.ParseRef(ident.Dotted, f.id)
+	if err != nil {
+		d := diag.Errorf("invalid_reference", "`%s` is not a workflow reference: %v", f.id, err)
+		return nil, nil, renderRefuse(stderr, d, nil)
+	}
+	t, diags := tree.Load(f.root)
+	var sources diag.Sources
+	if t != nil {
+		sources = t.Sources
+	}
+	if diags.HasErrors() || t == nil {
+		_ = diag.WriteText(stderr, diags.Sorted(), sources)
+		return nil, nil, exitWith(exitProblems, fmt.Errorf("the tree at `%s` does not load", f.root))
+	}
+	if len(diags) > 0 {
+		_ = diag.WriteText(stderr, diags.Sorted(), sources)
+	}
+	w, err := t.Workflow(ref)
+	if err != nil {
+		return nil, nil, renderRefuse(stderr, err, sources)
+	}
+	return w, sources, nil
+}
+
+// renderOverlay reads the overlay of --state or --run, if any, and checks it
+// against the workflow.
+func renderOverlay(f renderFlags, w *workflow.Workflow) (*render.Overlay, error) {
+	var ov *render.Overlay
+	switch {
+	case f.state != "":
+		data, err := os.ReadFile(f.state)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read snapshot: %v", err)
+		}
+		if ov, err = render.ReadSnapshot(data); err != nil {
+			return nil, fmt.Errorf("`%s`: %v", f.state, err)
+		}
+	case f.run != "":
+		proj, err := render.FindProject(".")
+		if err != nil {
+			return nil, err
+		}
+		if ov, err = render.ReadRun(proj, f.run); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, nil
+	}
+	if ds := ov.Check(w); ds.HasErrors() {
+		return nil, ds.Err()
+	}
+	return ov, nil
+}
+
+// renderRefuse prints a refusal (diagnostics as text, other errors as one
+// line) and returns the exit-1 error.
+func renderRefuse(stderr io.Writer, err error, sources diag.Sources) error {
+	if list, ok := diag.AsList(err); ok {
+		_ = diag.WriteText(stderr, list, sources)
+		return exitWith(exitProblems, nil)
+	}
+	return exitWith(exitProblems, err)
+}
+
+// renderCheck compares the file at path with doc: exit 0 when equal, else
+// exit 1 with a unified diff from the file to doc on stdout.
+func renderCheck(stdout io.Writer, path string, doc []byte) error {
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return exitWith(exitProblems, fmt.Errorf("cannot read `%s`: %v [io_error]", path, err))
+	}
+	if bytes.Equal(old, doc) {
+		return nil
+	}
+	io.WriteString(stdout, textdiff.Unified(path, path+" (regenerated)", old, doc))
+	if err != nil {
+		return exitWith(exitProblems, fmt.Errorf("`%s` does not exist", path))
+	}
+	return exitWith(exitProblems, fmt.Errorf("`%s` is stale", path))
+}
+
+// renderWithCompanion runs aepflow-render to lay out dot as format.
+func renderWithCompanion(dot []byte, format string) ([]byte, error) {
+	bin, err := findRenderCompanion()
+	if err != nil {
+		return nil, err
+	}
+	var stdout, stderr bytes.Buffer
+	c := exec.Command(bin, "--format", format)
+	c.Stdin = bytes.NewReader(dot)
+	c.Stdout, c.Stderr = &stdout, &stderr
+	if err := c.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("%s failed: %s", bin, msg)
+	}
+	return stdout.Bytes(), nil
+}
+
+// findRenderCompanion looks for aepflow-render in $AEPFLOW_RENDER, next to
+// the running executable, then on PATH.
+func findRenderCompanion() (string, error) {
+	if p := os.Getenv(renderCompanionEnv); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("$%s names `%s`: %v", renderCompanionEnv, p, err)
+		}
+		return p, nil
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		p := filepath.Join(filepath.Dir(exe), renderCompanion)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(renderCompanion); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("svg and png are drawn by the companion binary `%s`, found neither next to aepflow nor on PATH; "+
+		"install it with `go install ./cmd/...` from the aepflow module, or use --format dot or mermaid", renderCompanion)
+}
+
+// renderWriteFile writes data to path atomically: a temporary file in the
+// same directory, then a rename.
+func renderWriteFile(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Close(), os.Chmod(tmp, 0o644)); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestRenderHookBinaryHasNoGraphviz asserts rendering.md §6.3: the binary
+// that answers the transition hook does not link go-graphviz, whose init
+// costs every process tens of milliseconds; the companion does.
+func TestRenderHookBinaryHasNoGraphviz(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	deps := func(pkg string) string {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		}
+		return string(out)
+	}
+	const lib = "github.com/goccy/go-graphviz"
+	if strings.Contains(deps("."), lib) {
+		t.Errorf("./cmd/aepflow depends on %s; only ./cmd/aepflow-render may", lib)
+	}
+	if !strings.Contains(deps("../aepflow-render"), lib) {
+		t.Errorf("./cmd/aepflow-render does not depend on %s: this test would prove nothing", lib)
+	}
+}
+
+const renderTreeWorkflow = `id: demo/pic
+title: Picture
+initial: start
+states:
+  start: {title: Start}
+  work: {title: "Work \"hard\"", phases: [doing]}
+  check: {title: Check, phases: [doing]}
+  done: {title: Done, terminal: true}
+transitions:
+  - {from: start, to: work}
+  - {from: work, to: check, when: "changes > 0"}
+  - {from: check, to: work, when: check.failed}
+  - {from: check, to: done, when: check.passed}
+`
+
+// renderTree writes a one-workflow tree and returns its root.
+func renderTree(t *testing.T) string {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "workflows"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "workflows", "pic.yaml"), []byte(renderTreeWorkflow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestRenderUsageExitCodes(t *testing.T) {
+	root := renderTree(t)
+	cases := [][]string{
+		{"render", "--root", root},
+		{"render", "--id", "demo/pic", "--root", root, "--format", "jpg"},
+		{"render", "--id", "demo/pic", "--root", root, "--format", "png"},
+		{"render", "--id", "demo/pic", "--root", root, "--state", "s.json", "--run", "T/1"},
+		{"render", "--id", "demo/pic", "--root", root, "--format", "svg", "--out", "x.svg", "--check"},
+		{"render", "--id", "demo/pic", "--root", root, "--format", "png", "--out", "x.png", "--check"},
+		{"render", "--id", "demo/pic", "--root", root, "--format", "mermaid", "--check"},
+		{"render", "--id", "demo/pic", "--root", root, "--clusters", "states"},
+		{"render", "--id", "demo/pic", "--root", filepath.Join(root, "missing")},
+		{"render", "--id", "demo/pic", "--root", root, "--bogus"},
+		{"render", "--id", "demo/pic", "--root", root, "extra"},
+	}
+	for _, args := range cases {
+		var out, errb bytes.Buffer
+		if code := run(args, strings.NewReader(""), &out, &errb); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", args, code, exitUsage, errb.String())
+		}
+		if out.Len() != 0 {
+			t.Errorf("%v: wrote %q to stdout", args, out.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"render", "--id", "demo/nope", "--root", root, "--format", "dot"}, nil, &out, &errb); code != exitProblems {
+		t.Errorf("unknown workflow: exit %d, want %d", code, exitProblems)
+	}
+}
+
+// buildCompanion builds cmd/aepflow-render into a temporary directory and
+// points $AEPFLOW_RENDER at it.
+func buildCompanion(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	bin := filepath.Join(t.TempDir(), "aepflow-render")
+	if out, err := exec.Command("go", "build", "-o", bin, "../aepflow-render").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	t.Setenv(renderCompanionEnv, bin)
+}
+
+// svgNodeTitles returns the titles of the SVG's node groups, sorted, and
+// the number of its edge groups.
+func svgNodeTitles(t *testing.T, svg []byte) ([]string, int) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	dec.Strict = true
+	var titles []string
+	edges := 0
+	group, inTitle := "", false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("svg is not well-formed XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if tok.Name.Local == "g" {
+				group = ""
+				for _, a := range tok.Attr {
+					if a.Name.Local == "class" {
+						group = a.Value
+					}
+				}
+				if group == "edge" {
+					edges++
+				}
+			}
+			inTitle = tok.Name.Local == "title" && group == "node"
+		case xml.CharData:
+			if inTitle {
+				titles = append(titles, string(tok))
+			}
+		case xml.EndElement:
+			inTitle = false
+		}
+	}
+	sort.Strings(titles)
+	return titles, edges
+}
+
+func TestRenderSVGAndPNG(t *testing.T) {
+	buildCompanion(t)
+	root := renderTree(t)
+	var out, errb bytes.Buffer
+	if code := run([]string{"render", "--id", "demo/pic", "--root", root, "--clusters", "phases"}, nil, &out, &errb); code != exitOK {
+		t.Fatalf("svg: exit %d: %s", code, errb.String())
+	}
+	titles, edges := svgNodeTitles(t, out.Bytes())
+	if got := strings.Join(titles, ","); got != "__initial,check,done,start,work" {
+		t.Errorf("svg node titles = %s", got)
+	}
+	if edges != 5 {
+		t.Errorf("svg has %d edge groups, want 4 transitions + the initial edge", edges)
+	}
+	if !bytes.Contains(out.Bytes(), []byte("Work &quot;hard&quot;")) {
+		t.Errorf("svg lacks the escaped title of `work`")
+	}
+
+	pic := filepath.Join(t.TempDir(), "pic.png")
+	out.Reset()
+	if code := run([]string{"render", "--id", "demo/pic", "--root", root, "--format", "png", "--out", pic}, nil, &out, &errb); code != exitOK {
+		t.Fatalf("png: exit %d: %s", code, errb.String())
+	}
+	if out.String() != pic+"\n" {
+		t.Errorf("stdout = %q, want the path", out.String())
+	}
+	f, err := os.Open(pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("png does not decode: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 300 || b.Dx() > 3000 || b.Dy() > 3000 {
+		t.Errorf("png is %dx%d, want a sensible size", b.Dx(), b.Dy())
+	}
+}
+
+// TestRenderCorpusSVG renders the corpus workflow as SVG: every state named.
+func TestRenderCorpusSVG(t *testing.T) {
+	shared, err := sharedDir()
+	if err != nil {
+		t.Skip("../shared is absent")
+	}
+	buildCompanion(t)
+	var out, errb bytes.Buffer
+	args := []string{"render", "--id", "adp/default/2", "--root", filepath.Join(shared, "corpus", "tree"), "--format", "svg"}
+	if code := run(args, nil, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	titles, edges := svgNodeTitles(t, out.Bytes())
+	want := "__initial,adversarial_verify,complete,declined,decompose,establish_verifiers,implement,receive,review,specify,verify"
+	if got := strings.Join(titles, ","); got != want {
+		t.Errorf("node titles = %s, want %s", got, want)
+	}
+	if edges != 14 {
+		t.Errorf("edge groups = %d, want 13 transitions + the initial edge", edges)
+	}
+}

@@ -1,0 +1,158 @@
+// Package graphviz lays out DOT text and draws it as SVG or PNG through
+// github.com/goccy/go-graphviz (Graphviz compiled to WebAssembly).
+//
+// It is the only package of aepflow that imports go-graphviz, and it must stay
+// out of the hook binary: the library compiles its WebAssembly module in its
+// package init, which costs every process that links it tens of milliseconds
+// (and about half a second with a cold or read-only temp dir), whichever
+// subcommand runs (rendering.md §6.1, §6.3). Only the companion binary
+// cmd/aepflow-render imports it.
+//
+// The library's defects shape this package (rendering.md §6.2): every call
+// into it holds one package-level mutex, because it is not goroutine-safe; the
+// format is checked against an allow-list before the library sees it, because
+// an unsupported format corrupts the next call too; the context is always
+// context.Background(), because a cancelled context closes the module for
+// good, so work is bounded by input size instead; output always goes into a
+// buffer, never through RenderFilename.
+//
+// It is not for producing DOT: package render writes the DOT text.
+package graphviz
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	gv "github.com/goccy/go-graphviz"
+)
+
+// Size caps refused before layout, so that a huge input cannot make the
+// renderer run for minutes: cancellation is not available (see the package
+// comment).
+const (
+	// MaxInput is the largest DOT text accepted, in bytes.
+	MaxInput = 4 << 20
+	// MaxNodes is the largest number of nodes laid out: 1 000 states plus
+	// the initial marker.
+	MaxNodes = 1001
+	// MaxEdges is the largest number of edges laid out: 5 000 transitions
+	// plus the initial edge.
+	MaxEdges = 5001
+)
+
+// Formats lists the output formats this package renders, in byte order.
+var Formats = []string{"png", "svg"}
+
+// ErrTooLarge is wrapped by the error returned for input over a size cap.
+var ErrTooLarge = errors.New("graph too large to lay out")
+
+// ErrFormat is wrapped by the error returned for a format outside Formats.
+var ErrFormat = errors.New("unsupported format")
+
+// engine is the Graphviz layout engine used for every render.
+const engine = gv.DOT
+
+// mu serialises every call into go-graphviz, whose WebAssembly instance is
+// shared by the whole process and not safe for concurrent use. It also
+// guards inst.
+var mu sync.Mutex
+
+// inst is the process's one renderer, created on first use and never closed:
+// closing it (gvFreeContext) reports failure, with the text of the last
+// syntax error, whenever any earlier parse in the process failed, even though
+// the render it ends succeeded. Memory is returned when the process exits.
+var inst *gv.Graphviz
+
+// Supported reports whether format is one of Formats.
+func Supported(format string) bool {
+	for _, f := range Formats {
+		if f == format {
+			return true
+		}
+	}
+	return false
+}
+
+// Render lays out the DOT text dot with the `dot` engine and returns it drawn
+// in format ("svg" or "png"). Errors name the format and the engine.
+func Render(dot []byte, format string) ([]byte, error) {
+	if !Supported(format) {
+		return nil, fmt.Errorf("%w %q: want one of svg, png", ErrFormat, format)
+	}
+	if len(dot) > MaxInput {
+		return nil, fmt.Errorf("%w: %d bytes of DOT, the cap is %d", ErrTooLarge, len(dot), MaxInput)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	out, err := renderLocked(dot, gv.Format(format))
+	if err != nil {
+		return nil, fmt.Errorf("render %s with graphviz %s: %w", format, engine, err)
+	}
+	return out, nil
+}
+
+// renderLocked does the work of Render; the caller holds mu.
+func renderLocked(dot []byte, format gv.Format) (out []byte, err error) {
+	ctx := context.Background()
+	if inst == nil {
+		g, err := gv.New(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("start graphviz: %w", err)
+		}
+		inst = g
+	}
+	g := inst
+	graph, err := gv.ParseBytes(dot)
+	if err != nil {
+		return nil, fmt.Errorf("parse DOT: %w", err)
+	}
+	defer closeInto("close graph", graph.Close, &err)
+	if err := checkSize(graph); err != nil {
+		return nil, err
+	}
+	g.SetLayout(engine)
+	// PNG is painted from Graphviz's json output (paint.go), not by the
+	// library's PNG plugin, which draws wrong pictures.
+	graphvizFormat := format
+	if format == gv.PNG {
+		graphvizFormat = "json"
+	}
+	var buf bytes.Buffer
+	if err := g.Render(ctx, graph, graphvizFormat, &buf); err != nil {
+		return nil, fmt.Errorf("layout: %w", err)
+	}
+	if buf.Len() == 0 {
+		return nil, errors.New("graphviz produced no output")
+	}
+	if format == gv.PNG {
+		return paintPNG(buf.Bytes())
+	}
+	return buf.Bytes(), nil
+}
+
+// checkSize refuses graphs over MaxNodes or MaxEdges.
+func checkSize(graph *gv.Graph) error {
+	nodes, err := graph.NodeNum()
+	if err != nil {
+		return err
+	}
+	edges, err := graph.EdgeNum()
+	if err != nil {
+		return err
+	}
+	if nodes > MaxNodes || edges > MaxEdges {
+		return fmt.Errorf("%w: %d nodes and %d edges, the caps are %d and %d",
+			ErrTooLarge, nodes, edges, MaxNodes, MaxEdges)
+	}
+	return nil
+}
+
+// closeInto runs a deferred close, keeping the first error.
+func closeInto(what string, close func() error, err *error) {
+	if cerr := close(); cerr != nil && *err == nil {
+		*err = fmt.Errorf("%s: %w", what, cerr)
+	}
+}

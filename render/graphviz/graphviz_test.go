@@ -1,0 +1,177 @@
+package graphviz
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const small = `digraph "t" {
+  graph [rankdir=TB];
+  node [shape=box, style=rounded];
+  "__initial" [shape=point, label=""];
+  "a" [label="A"];
+  "b" [label="B \"quoted\"", shape=doublecircle];
+  "__initial" -> "a";
+  "a" -> "b" [label="x > 0"];
+  "b" -> "a" [style=dashed, constraint=false];
+}
+`
+
+// svgTitles returns the <title> texts of the SVG's groups of class cls.
+func svgTitles(t *testing.T, svg []byte, cls string) []string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	dec.Strict = true
+	var titles []string
+	var inGroup, inTitle bool
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("svg is not well-formed XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if tok.Name.Local == "g" {
+				inGroup = false
+				for _, a := range tok.Attr {
+					if a.Name.Local == "class" && a.Value == cls {
+						inGroup = true
+					}
+				}
+			}
+			if tok.Name.Local == "title" && inGroup {
+				inTitle = true
+			}
+		case xml.CharData:
+			if inTitle {
+				titles = append(titles, string(tok))
+			}
+		case xml.EndElement:
+			if tok.Name.Local == "title" {
+				inTitle, inGroup = false, false
+			}
+		}
+	}
+	return titles
+}
+
+func TestRenderSVG(t *testing.T) {
+	svg, err := Render([]byte(small), "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := svgTitles(t, svg, "node")
+	if got := strings.Join(nodes, ","); got != "__initial,a,b" {
+		t.Errorf("node titles = %q, want __initial,a,b", got)
+	}
+	if edges := svgTitles(t, svg, "edge"); len(edges) != 3 {
+		t.Errorf("edge groups = %q, want 3", edges)
+	}
+}
+
+func TestRenderPNG(t *testing.T) {
+	out, err := Render([]byte(small), "png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil {
+		t.Fatalf("png does not decode: %v", err)
+	}
+	// The library's own PNG plugin filled edge curves into black blobs and
+	// hid node outlines: a line drawing is mostly white with some ink.
+	dark, all := 0, 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r+g+bl < 3*0x8000 {
+				dark++
+			}
+			all++
+		}
+	}
+	if ink := float64(dark) / float64(all); ink < 0.005 || ink > 0.15 {
+		t.Errorf("%.1f%% of the pixels are dark, want a line drawing (0.5–15%%)", 100*ink)
+	}
+	b := img.Bounds()
+	if b.Dx() < 50 || b.Dy() < 100 || b.Dx() > 2000 || b.Dy() > 2000 {
+		t.Errorf("png is %dx%d, want a sensible size", b.Dx(), b.Dy())
+	}
+}
+
+// TestUnsupportedFormatThenValid checks that a refused format never reaches
+// the library: the library's own failure would break the next call too.
+func TestUnsupportedFormatThenValid(t *testing.T) {
+	for _, f := range []string{"jpg", "dot", "", "SVG", "xdot"} {
+		if _, err := Render([]byte(small), f); !errors.Is(err, ErrFormat) {
+			t.Errorf("Render(%q) error = %v, want ErrFormat", f, err)
+		}
+	}
+	if _, err := Render([]byte(small), "svg"); err != nil {
+		t.Fatalf("render after a refusal: %v", err)
+	}
+}
+
+func TestBadDOT(t *testing.T) {
+	_, err := Render([]byte("digraph { a -> }"), "svg")
+	if err == nil {
+		t.Fatal("want an error for bad DOT")
+	}
+	if !strings.Contains(err.Error(), "svg") || !strings.Contains(err.Error(), "dot") {
+		t.Errorf("error %q should name the format and the engine", err)
+	}
+	// Graphviz keeps the last syntax error for the life of the process;
+	// later renders must not report it again.
+	for i := 0; i < 3; i++ {
+		if _, err := Render([]byte(small), "svg"); err != nil {
+			t.Fatalf("render %d after a parse failure: %v", i, err)
+		}
+	}
+}
+
+func TestTooLarge(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("digraph g {\n")
+	for i := 0; i <= MaxNodes; i++ {
+		fmt.Fprintf(&b, "  n%d;\n", i)
+	}
+	b.WriteString("}\n")
+	if _, err := Render([]byte(b.String()), "svg"); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("too many nodes: error = %v, want ErrTooLarge", err)
+	}
+	huge := bytes.Repeat([]byte(" "), MaxInput+1)
+	if _, err := Render(huge, "svg"); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("too many bytes: error = %v, want ErrTooLarge", err)
+	}
+}
+
+// TestParallel checks, under -race, that concurrent callers are serialised.
+func TestParallel(t *testing.T) {
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			f := Formats[i%2]
+			if _, err := Render([]byte(small), f); err != nil {
+				errs <- err
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
