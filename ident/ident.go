@@ -5,7 +5,6 @@ package ident
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -32,17 +31,6 @@ const (
 	Loose
 )
 
-// The expressions are the reference's (shared JSON Schemas: WorkflowId,
-// StateId, StepMapId). The last component of a dotted id either holds a
-// letter in its first run or is digits followed by a `-` part, so that
-// `adp/2` stays a version reference and never an id.
-var patterns = [...]*regexp.Regexp{
-	Kebab:       regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`),
-	Dotted:      regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*(([./][a-z0-9]+(-[a-z0-9]+)*)*[./]([a-z0-9]*[a-z][a-z0-9]*(-[a-z0-9]+)*|[0-9]+(-[a-z0-9]+)+))?$`),
-	DottedSnake: regexp.MustCompile(`^[a-z][a-z0-9]*([-_][a-z0-9]+)*(([./][a-z0-9]+([-_][a-z0-9]+)*)*[./]([a-z0-9]*[a-z][a-z0-9]*([-_][a-z0-9]+)*|[0-9]+([-_][a-z0-9]+)+))?$`),
-	Loose:       regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9]|[./_-][A-Za-z0-9])*$`),
-}
-
 var charsetNames = [...]string{Kebab: "kebab-case", Dotted: "dotted", DottedSnake: "dotted (underscores allowed)", Loose: "loose"}
 
 // String names the charset for messages.
@@ -56,7 +44,7 @@ func Check(c Charset, s string) error {
 		return fmt.Errorf("it is empty")
 	case len(s) > MaxLen:
 		return fmt.Errorf("it is %d bytes long, over the limit of %d", len(s), MaxLen)
-	case patterns[c].MatchString(s):
+	case matches(c, s):
 		return nil
 	}
 	return fmt.Errorf("it is not a %s identifier (%s)", c, reason(c, s))
