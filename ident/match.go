@@ -86,3 +86,15 @@ func matchesLoose(s string) bool {
 
 func isLower(b byte) bool { return b >= 'a' && b <= 'z' }
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// MaxSubjectLen is the longest subject reference, in bytes: two identifiers
+// and the colon between them.
+const MaxSubjectLen = 2*MaxLen + 1
+
+// ValidSubject reports whether s is an evidence subject reference
+// `<kind>:<id>`: a kebab-case artifact kind, a colon and a loose id, at most
+// MaxSubjectLen bytes (the shared schemas' SubjectRef).
+func ValidSubject(s string) bool {
+	kind, id, ok := strings.Cut(s, ":")
+	return ok && len(s) <= MaxSubjectLen && kind != "" && id != "" && matches(Kebab, kind) && matches(Loose, id)
+}

@@ -14,8 +14,13 @@ var oracle = [...]*regexp.Regexp{
 	Loose:       regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9]|[./_-][A-Za-z0-9])*$`),
 }
 
+var subjectOracle = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*:[A-Za-z0-9]([A-Za-z0-9]|[./_-][A-Za-z0-9])*$`)
+
 func agree(t *testing.T, s string) {
 	t.Helper()
+	if got, want := ValidSubject(s), len(s) <= MaxSubjectLen && subjectOracle.MatchString(s); got != want {
+		t.Fatalf("subject %q: matcher says %v, the reference expression %v", s, got, want)
+	}
 	if s == "" {
 		return
 	}
@@ -30,7 +35,7 @@ func TestMatcherAgreesWithTheReferenceExpressions(t *testing.T) {
 	for _, s := range []string{
 		"a", "adp", "adp/default", "adp/2", "adp/2-x", "adp/x2", "adp/2x", "a.1", "a.1-b", "a_b", "a_1/2_x",
 		"a/b/c/3", "a/b/3/c", "a//b", "a/", "/a", "a-", "-a", "a--b", "a__b", "a-_b", "A", "1a", "a.b.c",
-		"establish_verifiers", "v1.x", "v1.2", "x/1_2", "TASK-1.a_b/c", "a..b", "a b", "a/b_c", "é",
+		"establish_verifiers", "story:passkeys", "story:", ":x", "a:b:c", "Story:x", "story:AUTH-142", "v1.x", "v1.2", "x/1_2", "TASK-1.a_b/c", "a..b", "a b", "a/b_c", "é",
 	} {
 		agree(t, s)
 	}

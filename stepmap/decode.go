@@ -2,7 +2,6 @@ package stepmap
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -270,8 +269,6 @@ func (s *Step) decodeCommand(r *yamldoc.Reader, sm *yamldoc.Map, path string) {
 	}
 }
 
-var subjectRef = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*:[A-Za-z0-9]([A-Za-z0-9]|[./_-][A-Za-z0-9])*$`)
-
 func decodeEvidence(r *yamldoc.Reader, n *yaml.Node, path string) *Evidence {
 	e := &Evidence{nodes: nodes{"": n}}
 	em := r.Map(n, path, false)
@@ -310,7 +307,7 @@ func decodeEvidence(r *yamldoc.Reader, n *yaml.Node, path string) *Evidence {
 		e.Suite = c
 	}
 	if sj, v, ok := str("subject", false); ok {
-		if !subjectRef.MatchString(sj) || len(sj) > 401 {
+		if !ident.ValidSubject(sj) {
 			r.Invalid(v, yamldoc.Key(path, "subject"), "`subject` must be a subject reference `<kind>:<id>`, found `%s`", sj)
 		}
 		e.Subject = sj

@@ -347,15 +347,13 @@ func decodeEvidence(r *yamldoc.Reader, n *yaml.Node, path string) (EvidenceReq, 
 	return e, ok
 }
 
-var subjectPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*:[A-Za-z0-9]([A-Za-z0-9]|[./_-][A-Za-z0-9])*$`)
-
 // subjectRef reads a `<kind>:<id>` evidence subject.
 func subjectRef(r *yamldoc.Reader, n *yaml.Node, path string) (string, bool) {
 	s, ok := r.String(n, path)
 	if !ok {
 		return "", false
 	}
-	if len(s) > 401 || !subjectPattern.MatchString(s) {
+	if !ident.ValidSubject(s) {
 		r.Invalid(n, path, "invalid subject `%s`; expected `<kind>:<id>` (a kebab-case kind, a colon, a loose id)", s)
 		return "", false
 	}
