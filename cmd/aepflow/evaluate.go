@@ -1,16 +1,21 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/predicate"
 	"github.com/spf13/cobra"
 )
 
@@ -19,6 +24,7 @@ func init() { register(newEvaluateCmd) }
 type evaluateFlags struct {
 	task, root, store, state, snapshot, format string
 	evidence                                   []string
+	facts                                      bool
 }
 
 func newEvaluateCmd() *cobra.Command {
@@ -34,6 +40,8 @@ requirement lines, and the completion lines (engine.md §5.2).
 
 The artifact graph comes from the planning store at --store; without it the
 graph is empty. --state enters the state without evaluating any guard.
+--facts prints the fact store instead: every observed path with its value,
+in byte order (the path a guard reads and finds unobserved is absent).
 
 Exit codes: 0 the evaluation ran (whatever it found), 1 a document, task,
 store, evidence document or snapshot could not be read or resolved
@@ -41,7 +49,10 @@ store, evidence document or snapshot could not be read or resolved
 		Example: `  aepflow evaluate --task task.yaml --root tree
   aepflow evaluate --task task.yaml --root tree --store .engineering/planning --state establish_verifiers
   aepflow evaluate --task task.yaml --root tree --evidence red-test.yaml --evidence diff.yaml --format json
-  aepflow evaluate --task task.yaml --root tree --snapshot runs/AUTH-142/1/snapshot.json`,
+  aepflow evaluate --task task.yaml --root tree --snapshot runs/AUTH-142/1/snapshot.json
+
+  # Which facts the evidence produced (why is a guard unknown?)
+  aepflow evaluate --task task.yaml --root tree --evidence trace-evidence.yaml --facts`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEvaluate(cmd, f)
@@ -55,6 +66,7 @@ store, evidence document or snapshot could not be read or resolved
 	fl.StringVar(&f.state, "state", "", "enter this state (no guard evaluated)")
 	fl.StringVar(&f.snapshot, "snapshot", "", "restore this snapshot")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.BoolVar(&f.facts, "facts", false, "print the fact store (every observed path and its value) instead of the report")
 	return cmd
 }
 
@@ -96,6 +108,9 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 	}
 	if all.HasErrors() {
 		return problems(stderr, all)
+	}
+	if f.facts {
+		return writeFacts(cmd.OutOrStdout(), exec.Facts(), f.format)
 	}
 	report, err := engine.NewReport(exec)
 	if err != nil {
@@ -158,4 +173,34 @@ func positionExecution(f evaluateFlags, now time.Time) (*engine.Execution, diag.
 		exec.EnterState(f.state)
 	}
 	return exec, nil, nil
+}
+
+// writeFacts prints the fact store in byte order of paths: `path = value`
+// lines, or one JSON object mapping each path to its typed value.
+func writeFacts(w io.Writer, facts predicate.MapFacts, format string) error {
+	paths := slices.Sorted(maps.Keys(facts))
+	if format == "json" {
+		out := make(map[string]any, len(paths))
+		for _, p := range paths {
+			v := facts[p]
+			switch v.Kind() {
+			case predicate.KindBool:
+				out[p] = v.Bool()
+			case predicate.KindNumber:
+				out[p] = v.Number()
+			default:
+				out[p] = v.Text()
+			}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	var b strings.Builder
+	for _, p := range paths {
+		fmt.Fprintf(&b, "%s = %s\n", p, facts[p])
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
