@@ -70,12 +70,6 @@ store, evidence document or snapshot could not be read or resolved
 	return cmd
 }
 
-// problems prints diagnostics to stderr and returns the exit-1 error.
-func problems(w io.Writer, l diag.List) error {
-	_ = diag.WriteText(w, l.Sorted(), nil)
-	return exitWith(exitProblems, nil)
-}
-
 func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 	switch {
 	case f.task == "":
@@ -92,7 +86,7 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 		return exitWith(exitProblems, err)
 	}
 	if diags.HasErrors() {
-		return problems(stderr, diags)
+		return reportDiagnostics(stderr, diags, nil)
 	}
 	var all diag.List
 	for _, file := range f.evidence {
@@ -107,7 +101,7 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 		}
 	}
 	if all.HasErrors() {
-		return problems(stderr, all)
+		return reportDiagnostics(stderr, all, nil)
 	}
 	if f.facts {
 		return writeFacts(cmd.OutOrStdout(), exec.Facts(), f.format)
