@@ -49,6 +49,10 @@ func Generate(w *workflow.Workflow, opts Options, format Format) ([]byte, *Proje
 	for _, d := range checked {
 		// The bytes were never a file; the node path says where.
 		d.File, d.Pos, d.Related = "", diag.Pos{}, nil
+		if d.Path == "" {
+			d.Path = w.Location()
+			d.Message = "the generated document does not read back: " + d.Message
+		}
 		ds.Add(d)
 	}
 	if ds.HasErrors() {
