@@ -178,3 +178,19 @@ func storeKind(file string, n *yaml.Node) error {
 	}
 	return fmt.Errorf("%s: store kind %q is not read by this verb; give --store", file, kind)
 }
+
+// Open finds and reads a project (engine.md §7.1): the engineering
+// directory is named by AEP_PROJECT_DIR as getenv reads it; the project is
+// dir itself when explicit, else discovered from dir upward. Every error is
+// one line naming what is missing or wrong.
+func Open(dir string, explicit bool, getenv func(string) string) (*Project, error) {
+	eng, err := EngineeringDirName(getenv)
+	if err != nil {
+		return nil, err
+	}
+	found, err := FindProject(dir, explicit, eng)
+	if err != nil {
+		return nil, err
+	}
+	return ReadProject(found, eng)
+}

@@ -150,3 +150,38 @@ func TestReadProjectRefusals(t *testing.T) {
 		t.Errorf("no yaml: %v", err)
 	}
 }
+
+// TestOpen: AEP_PROJECT_DIR, discovery and project.yaml in one call, each
+// failure passed on.
+func TestOpen(t *testing.T) {
+	base := t.TempDir()
+	projecttest.WriteFile(t, filepath.Join(base, ".eng2", "project.yaml"), []byte("version: aep.project/5\n"))
+	sub := filepath.Join(base, "a")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := func(v string) func(string) string { return func(string) string { return v } }
+	p, err := project.Open(sub, false, env(".eng2"))
+	if err != nil || p.Dir != base || p.Eng != filepath.Join(base, ".eng2") {
+		t.Errorf("Open = %+v, %v", p, err)
+	}
+	if p, err := project.Open(base, true, env(".eng2")); err != nil || p.Dir != base {
+		t.Errorf("explicit: %+v, %v", p, err)
+	}
+	for name, c := range map[string]struct {
+		dir, env, want string
+		explicit       bool
+	}{
+		"env":       {dir: sub, env: "a/b", want: "AEP_PROJECT_DIR"},
+		"discovery": {dir: sub, env: "", want: "no project found"},
+		"explicit":  {dir: sub, env: ".eng2", explicit: true, want: "no project at"},
+	} {
+		if p, err := project.Open(c.dir, c.explicit, env(c.env)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %+v, %v; want an error with %q", name, p, err, c.want)
+		}
+	}
+	projecttest.WriteFile(t, filepath.Join(base, ".eng2", "project.yaml"), []byte("version: aep.project/1\n"))
+	if p, err := project.Open(sub, false, env(".eng2")); err == nil || !strings.Contains(err.Error(), "aep.project/1") {
+		t.Errorf("old version: %+v, %v", p, err)
+	}
+}

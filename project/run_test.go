@@ -134,3 +134,31 @@ func TestReadLaunch(t *testing.T) {
 		t.Errorf("broken launch.json: %v", err)
 	}
 }
+
+// TestProjectReadRun: a run named by a user's id, bad ids refused first.
+func TestProjectReadRun(t *testing.T) {
+	dir := t.TempDir()
+	buildRuns(t, dir)
+	p, err := project.ReadProject(dir, project.DefaultEngineeringDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := projecttest.TreeHash(t, dir)
+	r, err := p.ReadRun("DRIVE-1/01")
+	if err != nil || r.ID != (project.RunID{Task: "DRIVE-1", N: 1}) || r.Dir != filepath.Join(p.Runs(), "DRIVE-1", "1") || r.Layout != project.LayoutGeneration {
+		t.Errorf("ReadRun = %+v, %v", r, err)
+	}
+	for id, want := range map[string]string{
+		"DRIVE-1":   "bad run id: run id \"DRIVE-1\" is not `<task>/<n>`",
+		"DRIVE-1/0": "bad run id: run id \"DRIVE-1/0\": run number \"0\" must be between 1 and 4294967295",
+		"-x/1":      "bad run id: run id \"-x/1\": task id \"-x\" is not valid",
+		"DRIVE-1/9": "no run DRIVE-1/9",
+	} {
+		if _, err := p.ReadRun(id); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("ReadRun(%q) = %v, want an error starting %q", id, err, want)
+		}
+	}
+	if projecttest.TreeHash(t, dir) != before {
+		t.Error("ReadRun changed the project")
+	}
+}

@@ -260,23 +260,13 @@ func locate(opts Options) (*location, Outcome) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	eng, err := project.EngineeringDirName(getenv)
-	if err != nil {
-		return nil, cannot("%v", err)
-	}
+	// Without --project, discovery starts at WorkDir; "" is the working
+	// directory, which FindProject's filepath.Abs resolves.
 	start, explicit := opts.Project, opts.Project != ""
 	if !explicit {
-		if start = opts.WorkDir; start == "" {
-			if start, err = os.Getwd(); err != nil {
-				return nil, cannot("no project: %v", err)
-			}
-		}
+		start = opts.WorkDir
 	}
-	dir, err := project.FindProject(start, explicit, eng)
-	if err != nil {
-		return nil, cannot("%v", err)
-	}
-	proj, err := project.ReadProject(dir, eng)
+	proj, err := project.Open(start, explicit, getenv)
 	if err != nil {
 		return nil, cannot("%v", err)
 	}
@@ -309,15 +299,7 @@ func locate(opts Options) (*location, Outcome) {
 // launch.json fill the task and root the flags left out. The run is read
 // here, once; the snapshot is decoded after resolution.
 func (loc *location) readRun(opts Options, proj *project.Project) (Outcome, bool) {
-	id, err := project.ParseRunID(opts.Run)
-	if err != nil {
-		return cannot("bad run id: %v", err), false
-	}
-	dir, err := project.RunDir(proj.Runs(), id)
-	if err != nil {
-		return cannot("bad run id: %v", err), false
-	}
-	run, err := project.ReadRun(dir, id)
+	run, err := proj.ReadRun(opts.Run)
 	if err != nil {
 		return cannot("%v", err), false
 	}
