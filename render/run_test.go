@@ -1,134 +1,141 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/project/projecttest"
 )
 
 const snapshotJSON = `{"execution": "DOC-7.1", "task": "DOC-7", "state": "check",
  "entered": ["draft", "edit", "edit", "check"], "evidence": [], "events": [], "next_seq": 3}`
 
 func TestReadSnapshot(t *testing.T) {
-	ov, err := ReadSnapshot([]byte(snapshotJSON))
+	ov, err := ReadSnapshot("s.json", []byte(snapshotJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ov.Task != "DOC-7" || ov.Current != "check" || strings.Join(ov.Entered, ",") != "draft,edit,edit,check" || ov.Status != StatusUnknown {
+	if ov.Task != "DOC-7" || ov.Current != "check" || strings.Join(ov.Entered, ",") != "draft,edit,edit,check" || ov.Status != StatusUnknown || ov.Run != "" {
 		t.Errorf("overlay = %+v", ov)
 	}
 	if got := ov.Line(); got != "task DOC-7 · in check · unknown" {
 		t.Errorf("Line = %q", got)
 	}
-	bad := map[string]string{
-		"not json":    `{`,
-		"array":       `[]`,
-		"unknown key": `{"task":"T","state":"a","entered":[],"mood":1}`,
-		"no state":    `{"task":"T","entered":[]}`,
-		"bad entered": `{"task":"T","state":"a","entered":"a"}`,
-		"empty state": `{"task":"T","state":"","entered":[]}`,
+	// Every refusal of engine.DecodeSnapshot is a diagnostic in the
+	// snapshot's file; only the empty state and the cap are render's own.
+	full := func(old, new string) string { return strings.Replace(snapshotJSON, old, new, 1) }
+	bad := map[string]struct{ in, code string }{
+		"not json":        {`{`, ""},
+		"array":           {`[]`, "wrong_type"},
+		"unknown key":     {full(`"next_seq": 3`, `"next_seq": 3, "mood": 1`), "unknown_field"},
+		"no state":        {full(`"state": "check",`, ""), "missing_field"},
+		"no execution":    {full(`"execution": "DOC-7.1",`, ""), "missing_field"},
+		"bad entered":     {full(`["draft", "edit", "edit", "check"]`, `"check"`), "wrong_type"},
+		"bad evidence":    {full(`"evidence": []`, `"evidence": [{"state": "check"}]`), "missing_field"},
+		"negative seq":    {full(`"next_seq": 3`, `"next_seq": -1`), ""},
+		"empty":           {``, "wrong_type"},
+		"empty state":     {full(`"state": "check"`, `"state": ""`), "-"},
+		"oversized input": {strings.Repeat(" ", maxSnapshot+1), "-"},
 	}
-	for name, in := range bad {
-		if _, err := ReadSnapshot([]byte(in)); err == nil {
-			t.Errorf("%s: want an error", name)
+	for name, c := range bad {
+		ov, err := ReadSnapshot("s.json", []byte(c.in))
+		if err == nil {
+			t.Errorf("%s: %+v, want an error", name, ov)
+			continue
+		}
+		list, isList := diag.AsList(err)
+		switch {
+		case c.code == "-" && isList:
+			t.Errorf("%s: %v, want render's own error", name, err)
+		case c.code != "-" && (!isList || list[0].File != "s.json"):
+			t.Errorf("%s: %v, want diagnostics in s.json", name, err)
+		case c.code != "-" && c.code != "" && !strings.Contains(strings.Join(list.Codes(), ","), c.code):
+			t.Errorf("%s: codes %v, want %s", name, list.Codes(), c.code)
 		}
 	}
 }
 
-func write(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func sum(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
-
-// project makes a project whose run DOC-7/2 uses the generation layout (with
-// stale compatibility copies beside it) and DOC-7/1 the legacy layout.
-func project(t *testing.T) (base, proj string) {
+// runProject makes a project in base whose run DOC-7/2 uses the generation
+// layout (with unusable compatibility copies beside it) and DOC-7/1 the
+// legacy layout, both written by package project's test helpers.
+func runProject(t *testing.T) (base, proj string) {
 	base = t.TempDir()
 	proj = filepath.Join(base, ".engineering")
-	write(t, filepath.Join(proj, "project.yaml"), "version: aep.project/5\n")
-	legacy := filepath.Join(proj, "runs", "DOC-7", "1")
-	write(t, filepath.Join(legacy, "snapshot.json"), strings.Replace(snapshotJSON, `"check"`, `"edit"`, 1))
-	write(t, filepath.Join(legacy, "cursor.json"), "{}")
-	run := filepath.Join(proj, "runs", "DOC-7", "2")
-	gen := filepath.Join(run, "generations", "4")
-	cursor := `{"opaque": true}`
-	manifest := fmt.Sprintf(`{"format":"aep.driver-state-generation/1","generation":4,"snapshot_sha256":"%s","cursor_sha256":"%s"}`, sum(snapshotJSON), sum(cursor))
-	write(t, filepath.Join(gen, "snapshot.json"), snapshotJSON)
-	write(t, filepath.Join(gen, "cursor.json"), cursor)
-	write(t, filepath.Join(gen, "manifest.json"), manifest)
-	write(t, filepath.Join(run, "state.json"), fmt.Sprintf(`{"format":"aep.driver-state-current/1","generation":4,"manifest_sha256":"%s"}`, sum(manifest)))
-	write(t, filepath.Join(run, "snapshot.json"), `{"stale": "compatibility copy, not read"}`)
+	projecttest.WriteFile(t, filepath.Join(proj, "project.yaml"), []byte("version: aep.project/5\n"))
+	projecttest.WriteLegacy(t, filepath.Join(proj, "runs", "DOC-7", "1"), []byte(strings.Replace(snapshotJSON, `"check"`, `"edit"`, 1)))
+	projecttest.WriteGeneration(t, filepath.Join(proj, "runs", "DOC-7", "2"), 4, []byte(snapshotJSON))
 	return base, proj
 }
 
+// noEnv leaves AEP_PROJECT_DIR unset.
+func noEnv(string) string { return "" }
+
 func TestReadRun(t *testing.T) {
-	base, proj := project(t)
+	base, _ := runProject(t)
 	deep := filepath.Join(base, "a", "b", "c")
 	if err := os.MkdirAll(deep, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	found, err := FindProject(deep)
-	if err != nil || found != proj {
-		t.Fatalf("FindProject = %q, %v; want %q", found, err, proj)
-	}
-	ov, err := ReadRun(proj, "DOC-7/2")
+	before := projecttest.TreeHash(t, base)
+	ov, err := ReadRun(deep, "DOC-7/2", noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ov.Run != "DOC-7/2" || ov.Current != "check" || ov.Line() != "run DOC-7/2 · in check · unknown" {
+	if ov.Run != "DOC-7/2" || ov.Current != "check" || strings.Join(ov.Entered, ",") != "draft,edit,edit,check" || ov.Line() != "run DOC-7/2 · in check · unknown" {
 		t.Errorf("generation layout: %+v", ov)
 	}
-	ov, err = ReadRun(proj, "DOC-7/1")
+	ov, err = ReadRun(base, "DOC-7/01", noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ov.Current != "edit" {
+	if ov.Run != "DOC-7/1" || ov.Current != "edit" {
 		t.Errorf("legacy layout: %+v", ov)
+	}
+	if projecttest.TreeHash(t, base) != before {
+		t.Error("ReadRun changed the project")
 	}
 }
 
 func TestReadRunRefusals(t *testing.T) {
-	_, proj := project(t)
+	base, proj := runProject(t)
 	cases := map[string]string{
-		"DOC-7/9":  "no run DOC-7/9",
-		"DOC-7":    "not `<task>/<n>`",
-		"DOC-7/0":  "not a run number",
-		"DOC-7/01": "not a run number",
-		"-x/1":     "not a task id",
+		"DOC-7/9": "no run DOC-7/9",
+		"DOC-7":   "not `<task>/<n>`",
+		"DOC-7/0": "must be between 1 and 4294967295",
+		"-x/1":    `task id "-x" is not valid`,
 	}
 	for id, want := range cases {
-		if _, err := ReadRun(proj, id); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ReadRun(base, id, noEnv); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ReadRun(%q) = %v, want an error containing %q", id, err, want)
 		}
 	}
 	run := filepath.Join(proj, "runs", "DOC-7", "2")
-	write(t, filepath.Join(run, "generations", "4", "cursor.json"), "{}")
-	if _, err := ReadRun(proj, "DOC-7/2"); err == nil || !strings.Contains(err.Error(), "sha256") {
+	projecttest.WriteFile(t, filepath.Join(run, "generations", "4", "cursor.json"), []byte("{}"))
+	if _, err := ReadRun(base, "DOC-7/2", noEnv); err == nil || !strings.Contains(err.Error(), "sha256") {
 		t.Errorf("tampered cursor: %v", err)
 	}
+	// A committed snapshot the engine cannot decode: its diagnostics, in
+	// the generation's snapshot file.
+	projecttest.WriteGeneration(t, run, 5, []byte(`{"task": "DOC-7", "state": "check", "entered": []}`))
+	_, err := ReadRun(base, "DOC-7/2", noEnv)
+	if list, ok := diag.AsList(err); !ok || list[0].File != filepath.Join(run, "generations", "5", "snapshot.json") {
+		t.Errorf("undecodable snapshot: %v", err)
+	}
 	os.Remove(filepath.Join(proj, "runs", "DOC-7", "1", "cursor.json"))
-	if _, err := ReadRun(proj, "DOC-7/1"); err == nil || !strings.Contains(err.Error(), "incomplete") {
+	if _, err := ReadRun(base, "DOC-7/1", noEnv); err == nil || !strings.Contains(err.Error(), "incomplete") {
 		t.Errorf("half legacy layout: %v", err)
 	}
-	write(t, filepath.Join(proj, "project.yaml"), "version: aep.project/4\n")
-	if _, err := FindProject(proj); err == nil || !strings.Contains(err.Error(), "aep.project/5") {
+	if _, err := ReadRun(base, "DOC-7/2", func(string) string { return ".eng2" }); err == nil || !strings.Contains(err.Error(), ".eng2") {
+		t.Errorf("AEP_PROJECT_DIR: %v", err)
+	}
+	projecttest.WriteFile(t, filepath.Join(proj, "project.yaml"), []byte("version: aep.project/4\n"))
+	if _, err := ReadRun(base, "DOC-7/2", noEnv); err == nil || !strings.Contains(err.Error(), "aep.project/5") {
 		t.Errorf("old project version: %v", err)
 	}
-	if _, err := FindProject(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no project") {
+	if _, err := ReadRun(t.TempDir(), "DOC-7/2", noEnv); err == nil || !strings.Contains(err.Error(), "no project") {
 		t.Errorf("no project: %v", err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
+	"github.com/aepflow/aepflow/internal/diagline"
+	"github.com/aepflow/aepflow/project"
 )
 
 // Kind is the kind of an answer.
@@ -62,7 +64,7 @@ func refuse(format string, args ...any) Outcome {
 }
 
 func cannot(format string, args ...any) Outcome {
-	return Outcome{Kind: Cannot, Message: oneLine(fmt.Sprintf(format, args...))}
+	return Outcome{Kind: Cannot, Message: diagline.Fold(fmt.Sprintf(format, args...))}
 }
 
 // Options are the verb's flags (engine.md §8.1) and its environment. An
@@ -182,7 +184,7 @@ func transitionCopy(exec *engine.Execution) Outcome {
 type Positioned struct {
 	Exec *engine.Execution
 	// Run is the run it was restored from, or nil for a fresh execution.
-	Run *Run
+	Run *project.Run
 }
 
 // Position loads what the answer needs and places an execution (engine.md
@@ -196,7 +198,7 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	}
 	docs, diags := engine.LoadDocumentsExtra(loc.root, loc.extra...)
 	if diags.HasErrors() {
-		return nil, cannot("cannot load the documents: %s", joinDiags(diags))
+		return nil, cannot("cannot load the documents: %s", diagline.Join(diags))
 	}
 	data, err := os.ReadFile(loc.task)
 	if err != nil {
@@ -204,15 +206,15 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	}
 	task, diags := engine.ReadTask(loc.task, data)
 	if diags.HasErrors() {
-		return nil, cannot("cannot read the task: %s", joinDiags(diags))
+		return nil, cannot("cannot read the task: %s", diagline.Join(diags))
 	}
 	graph, diags := artifact.ReadStore(loc.store)
 	if diags.HasErrors() {
-		return nil, cannot("cannot read the planning store: %s", joinDiags(diags))
+		return nil, cannot("cannot read the planning store: %s", diagline.Join(diags))
 	}
 	plan, diags := engine.Resolve(docs, task)
 	if diags.HasErrors() {
-		return nil, cannot("cannot resolve task `%s`: %s", task.ID, joinDiags(diags))
+		return nil, cannot("cannot resolve task `%s`: %s", task.ID, diagline.Join(diags))
 	}
 	if opts.Map != "" {
 		if err := CheckMap(opts.Map, loc.root, plan.Workflow); err != nil {
@@ -233,7 +235,7 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	run := loc.run
 	snap, diags := engine.DecodeSnapshot(run.SnapshotFile, run.Snapshot)
 	if diags.HasErrors() {
-		return nil, cannot("run %s: cannot read the snapshot: %s", run.ID, joinDiags(diags))
+		return nil, cannot("run %s: cannot read the snapshot: %s", run.ID, diagline.Join(diags))
 	}
 	exec, err := engine.Restore(plan, graph, snap, now)
 	if err != nil {
@@ -248,7 +250,7 @@ type location struct {
 	extra []engine.ExtraDir
 	task  string
 	store string
-	run   *Run
+	run   *project.Run
 }
 
 // locate finds the project and every location: flags first, then the
@@ -258,23 +260,13 @@ func locate(opts Options) (*location, Outcome) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	eng, err := EngineeringDirName(getenv)
-	if err != nil {
-		return nil, cannot("%v", err)
-	}
+	// Without --project, discovery starts at WorkDir; "" is the working
+	// directory, which FindProject's filepath.Abs resolves.
 	start, explicit := opts.Project, opts.Project != ""
 	if !explicit {
-		if start = opts.WorkDir; start == "" {
-			if start, err = os.Getwd(); err != nil {
-				return nil, cannot("no project: %v", err)
-			}
-		}
+		start = opts.WorkDir
 	}
-	dir, err := FindProject(start, explicit, eng)
-	if err != nil {
-		return nil, cannot("%v", err)
-	}
-	proj, err := ReadProject(dir, eng)
+	proj, err := project.Open(start, explicit, getenv)
 	if err != nil {
 		return nil, cannot("%v", err)
 	}
@@ -306,16 +298,8 @@ func locate(opts Options) (*location, Outcome) {
 // readRun validates --run and reads the run directory, letting its
 // launch.json fill the task and root the flags left out. The run is read
 // here, once; the snapshot is decoded after resolution.
-func (loc *location) readRun(opts Options, proj *Project) (Outcome, bool) {
-	id, err := ParseRunID(opts.Run)
-	if err != nil {
-		return cannot("bad run id: %v", err), false
-	}
-	dir, err := RunDir(proj.Runs(), id)
-	if err != nil {
-		return cannot("bad run id: %v", err), false
-	}
-	run, err := ReadRun(dir, id)
+func (loc *location) readRun(opts Options, proj *project.Project) (Outcome, bool) {
+	run, err := proj.ReadRun(opts.Run)
 	if err != nil {
 		return cannot("%v", err), false
 	}
@@ -333,7 +317,7 @@ func (loc *location) readRun(opts Options, proj *Project) (Outcome, bool) {
 
 // launchPath resolves a launch.json path: absolute as written, relative
 // to the project directory.
-func launchPath(proj *Project, p string) string {
+func launchPath(proj *project.Project, p string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}

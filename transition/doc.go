@@ -2,11 +2,10 @@
 // `aepflow drive transition` verb (engine.md §7–§9, flow-format.md §7).
 //
 // It owns the hook's stdin document, the mapping of a flow group path to a
-// workflow state, project discovery, the strictly read-only run-directory
-// reader (the state.json generation pointer with sha256-checked manifests,
-// and the legacy snapshot+cursor layout read in memory), and the decision
-// procedure itself, whose answer is PROCEED, REFUSE(reason) or
-// CANNOT(message).
+// workflow state, and the decision procedure itself, whose answer is
+// PROCEED, REFUSE(reason) or CANNOT(message). It finds the project and reads
+// the run through package project, the strictly read-only reader of project
+// and run directories, and decodes the run's snapshot with package engine.
 //
 // It is not the engine (package engine evaluates and moves executions) and
 // it is not a driver: it never creates, renames, locks or writes a file, and

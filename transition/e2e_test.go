@@ -8,6 +8,7 @@ import (
 
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/project/projecttest"
 )
 
 // driver stands in for the reference's driver: it owns the run, commits a
@@ -22,7 +23,7 @@ type driver struct {
 
 func (d *driver) commit() {
 	d.gen++
-	writeGeneration(d.t, d.dir, d.gen, d.exec.Snapshot().Encode())
+	projecttest.WriteGeneration(d.t, d.dir, d.gen, d.exec.Snapshot().Encode())
 }
 
 func (d *driver) submit(recs ...evidence.Record) {

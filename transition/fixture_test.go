@@ -1,9 +1,6 @@
 package transition
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +12,7 @@ import (
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/project/projecttest"
 )
 
 var testNow = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -77,87 +75,6 @@ func copyDir(t testing.TB, src, dst string, skip ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// treeHash hashes everything under dir: every path, its type and
-// permissions, file contents and link targets. Two equal hashes mean the
-// tree is byte-identical; a missing dir hashes as such.
-func treeHash(t testing.TB, dir string) string {
-	t.Helper()
-	h := sha256.New()
-	if _, err := os.Lstat(dir); os.IsNotExist(err) {
-		return "missing"
-	}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		fmt.Fprintf(h, "%s\x00%v\x00", rel, info.Mode())
-		switch {
-		case info.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(path)
-			fmt.Fprintf(h, "%s\x00", target)
-		case info.Mode().IsRegular():
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(h, "%d\x00", len(data))
-			h.Write(data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-func sha(data []byte) string {
-	s := sha256.Sum256(data)
-	return hex.EncodeToString(s[:])
-}
-
-func writeFile(t testing.TB, path string, data []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// cursorBytes are a cursor file's bytes; the verb never interprets them.
-var cursorBytes = []byte(`{"format":"aep.driver-cursor/1","step":0}` + "\n")
-
-// writeGeneration commits generation gen of a run the way the reference's
-// driver does (test setup only: the verb writes nothing).
-func writeGeneration(t testing.TB, dir string, gen uint64, snapshot []byte) {
-	t.Helper()
-	g := filepath.Join(dir, "generations", fmt.Sprint(gen))
-	writeFile(t, filepath.Join(g, "snapshot.json"), snapshot)
-	writeFile(t, filepath.Join(g, "cursor.json"), cursorBytes)
-	manifest := fmt.Appendf(nil, `{"format":%q,"generation":%d,"snapshot_sha256":%q,"cursor_sha256":%q}`+"\n",
-		GenerationFormat, gen, sha(snapshot), sha(cursorBytes))
-	writeFile(t, filepath.Join(g, "manifest.json"), manifest)
-	writeFile(t, filepath.Join(dir, "state.json"),
-		fmt.Appendf(nil, `{"format":%q,"generation":%d,"manifest_sha256":%q}`+"\n", StateFormat, gen, sha(manifest)))
-	// Compatibility copies the verb must not read: deliberately unusable.
-	writeFile(t, filepath.Join(dir, "snapshot.json"), []byte("{}\n"))
-	writeFile(t, filepath.Join(dir, "cursor.json"), []byte("{}\n"))
-}
-
-// writeLegacy writes a legacy run: snapshot.json and cursor.json only.
-func writeLegacy(t testing.TB, dir string, snapshot []byte) {
-	t.Helper()
-	writeFile(t, filepath.Join(dir, "snapshot.json"), snapshot)
-	writeFile(t, filepath.Join(dir, "cursor.json"), cursorBytes)
 }
 
 // planFor resolves the project's task against a tree, for building runs.
@@ -250,9 +167,9 @@ func corpusFixture(t testing.TB) fixture {
 	root := filepath.Join(sharedDir(t), "corpus", "tree")
 	return fixture{name: "corpus", root: root, build: func(t testing.TB, dir, kind string) {
 		copyDir(t, filepath.Join("testdata", "project", ".engineering"), filepath.Join(dir, ".engineering"))
-		writeFile(t, filepath.Join(dir, ".engineering", "project.yaml"),
+		projecttest.WriteFile(t, filepath.Join(dir, ".engineering", "project.yaml"),
 			[]byte("version: aep.project/5\nprotocol: adp/1\nprofile: development.standard\n"))
-		writeFile(t, filepath.Join(dir, ".engineering", "task.yaml"), []byte(
+		projecttest.WriteFile(t, filepath.Join(dir, ".engineering", "task.yaml"), []byte(
 			"id: DRIVE-1\nkind: feature\nobjective: drive-a-workflow\nprotocol: adp/1\nprofile: development.standard\nderived_from: [story:passkeys]\n"))
 		finishProject(t, dir, root, kind)
 	}}
@@ -270,17 +187,17 @@ func finishProject(t testing.TB, dir, root, kind string) {
 	plan, graph := planFor(t, root, dir)
 	empty := execAt(plan, graph).Snapshot().Encode()
 	runs := filepath.Join(dir, ".engineering", "runs", "DRIVE-1")
-	writeGeneration(t, filepath.Join(runs, "1"), 1, empty)
-	writeLegacy(t, filepath.Join(runs, "2"), empty)
-	writeGeneration(t, filepath.Join(runs, "3"), 1, execAt(plan, graph, unitTest(0, 1)).Snapshot().Encode())
-	writeGeneration(t, filepath.Join(runs, "4"), 1, execAt(plan, graph, unitTest(3, 0)).Snapshot().Encode())
-	writeGeneration(t, filepath.Join(runs, "5"), 1, empty)
+	projecttest.WriteGeneration(t, filepath.Join(runs, "1"), 1, empty)
+	projecttest.WriteLegacy(t, filepath.Join(runs, "2"), empty)
+	projecttest.WriteGeneration(t, filepath.Join(runs, "3"), 1, execAt(plan, graph, unitTest(0, 1)).Snapshot().Encode())
+	projecttest.WriteGeneration(t, filepath.Join(runs, "4"), 1, execAt(plan, graph, unitTest(3, 0)).Snapshot().Encode())
+	projecttest.WriteGeneration(t, filepath.Join(runs, "5"), 1, empty)
 	manifest := filepath.Join(runs, "5", "generations", "1", "manifest.json")
 	data, _ := os.ReadFile(manifest)
 	data[len(data)-3] ^= 0x01 // one byte inside the cursor digest
-	writeFile(t, manifest, data)
-	writeFile(t, filepath.Join(runs, "6", "snapshot.json"), empty)
-	writeFile(t, filepath.Join(runs, "7", "cursor.json"), cursorBytes)
+	projecttest.WriteFile(t, manifest, data)
+	projecttest.WriteFile(t, filepath.Join(runs, "6", "snapshot.json"), empty)
+	projecttest.WriteFile(t, filepath.Join(runs, "7", "cursor.json"), projecttest.Cursor)
 	if err := os.MkdirAll(filepath.Join(runs, "8"), 0o755); err != nil {
 		t.Fatal(err)
 	}

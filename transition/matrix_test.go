@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/project/projecttest"
 )
 
 // expectations are the exact reasons a fixture's tree produces: (a) and
@@ -172,15 +174,15 @@ func ask(t *testing.T, fx fixture, dir string, c consultation) Outcome {
 	if c.mutate != nil {
 		c.mutate(&opts)
 	}
-	before, rootBefore := treeHash(t, dir), ""
+	before, rootBefore := projecttest.TreeHash(t, dir), ""
 	if opts.Root != "" {
-		rootBefore = treeHash(t, opts.Root)
+		rootBefore = projecttest.TreeHash(t, opts.Root)
 	}
 	out := Decide([]byte(c.stdin), opts)
-	if after := treeHash(t, dir); after != before {
+	if after := projecttest.TreeHash(t, dir); after != before {
 		t.Errorf("the consultation changed the project %s", dir)
 	}
-	if opts.Root != "" && treeHash(t, opts.Root) != rootBefore {
+	if opts.Root != "" && projecttest.TreeHash(t, opts.Root) != rootBefore {
 		t.Errorf("the consultation changed the tree %s", opts.Root)
 	}
 	return out
@@ -250,7 +252,7 @@ func TestMatrix24(t *testing.T) {
 					t.Fatal(err)
 				}
 				if variant == "broken-drivers" {
-					writeFile(t, filepath.Join(drivers, "broken.yaml"), []byte("format: [unclosed\n"))
+					projecttest.WriteFile(t, filepath.Join(drivers, "broken.yaml"), []byte("format: [unclosed\n"))
 				}
 			}
 			dirs := projects(t, fx)

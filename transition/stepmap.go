@@ -11,6 +11,7 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/diagline"
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
@@ -91,7 +92,7 @@ func readMapHeader(file string) (*mapHeader, error) {
 		if doc == nil && !diags.HasErrors() {
 			diags.Add(diag.Errorf(yamldoc.CodeMissingField, "the step map is empty").At(file, diag.Pos{Line: 1, Column: 1}))
 		}
-		return nil, fmt.Errorf("%s", joinDiags(diags))
+		return nil, fmt.Errorf("%s", diagline.Join(diags))
 	}
 	r := yamldoc.NewReader(doc, &diags)
 	m := r.Map(doc.Root, "", false)
@@ -99,7 +100,7 @@ func readMapHeader(file string) (*mapHeader, error) {
 	id, _ := r.String(m.Require("id"), "id")
 	pin, _ := r.String(m.Require("workflow"), "workflow")
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("%s", joinDiags(diags))
+		return nil, fmt.Errorf("%s", diagline.Join(diags))
 	}
 	if format != StepMapFormat {
 		return nil, fmt.Errorf("%s: format %q is not %q", file, format, StepMapFormat)

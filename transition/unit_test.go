@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/project/projecttest"
 )
 
 func TestParseInput(t *testing.T) {
@@ -101,111 +103,6 @@ func TestAppendJSONString(t *testing.T) {
 	}
 }
 
-func TestParseRunID(t *testing.T) {
-	good := map[string]RunID{
-		"AUTH-142/3":      {"AUTH-142", 3},
-		"DRIVE-1/1":       {"DRIVE-1", 1},
-		"team/AUTH.1/007": {"team/AUTH.1", 7},
-		"x/4294967295":    {"x", 4294967295},
-		"a_b/2":           {"a_b", 2},
-	}
-	for in, want := range good {
-		got, err := ParseRunID(in)
-		if err != nil || got != want {
-			t.Errorf("ParseRunID(%q) = %+v, %v; want %+v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "DRIVE-1", "DRIVE-1/0", "DRIVE-1/", "/1", "../x/1", "a/../b/1", "/abs/1", "DRIVE-1/+1",
-		"DRIVE-1/-1", "DRIVE-1/4294967296", "DRIVE-1/1x", "DRIVE-1.1", "a//b/1", "./a/1", "a/./1", `a\..\b/1`, "x/ 1"} {
-		if got, err := ParseRunID(in); err == nil {
-			t.Errorf("ParseRunID(%q) = %+v, want an error", in, got)
-		}
-	}
-}
-
-func TestRunDir(t *testing.T) {
-	runs := filepath.Join("p", ".engineering", "runs")
-	dir, err := RunDir(runs, RunID{"team/A", 2})
-	if err != nil || dir != filepath.Join(runs, "team", "A", "2") {
-		t.Errorf("RunDir = %q, %v", dir, err)
-	}
-	// ParseRunID never yields these; RunDir refuses them anyway.
-	for _, id := range []RunID{{"../x", 1}, {"a/../../b", 1}, {"..", 1}} {
-		if dir, err := RunDir(runs, id); err == nil {
-			t.Errorf("RunDir(%v) = %q, want an error", id, dir)
-		}
-	}
-}
-
-// TestReadRunCases covers the reader's refusals beyond the matrix.
-func TestReadRunCases(t *testing.T) {
-	dir := t.TempDir()
-	ownFixture().build(t, dir, projectF)
-	runs := filepath.Join(dir, ".engineering", "runs", "DRIVE-1")
-	read := func(n string) (*Run, error) {
-		id, _ := ParseRunID("DRIVE-1/" + n)
-		before := treeHash(t, dir)
-		r, err := ReadRun(filepath.Join(runs, n), id)
-		if treeHash(t, dir) != before {
-			t.Errorf("ReadRun changed the project")
-		}
-		return r, err
-	}
-	if r, err := read("1"); err != nil || r.Layout != LayoutGeneration || r.Generation != 1 || !strings.Contains(string(r.Snapshot), `"state":"establish_verifiers"`) {
-		t.Errorf("run 1: %+v, %v", r, err)
-	}
-	if r, err := read("2"); err != nil || r.Layout != LayoutLegacy || string(r.Cursor) != string(cursorBytes) {
-		t.Errorf("run 2: %+v, %v", r, err)
-	}
-	expectErr := func(n, want string) {
-		t.Helper()
-		if _, err := read(n); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("run %s: %v, want an error with %q", n, err, want)
-		}
-	}
-	expectErr("7", "incomplete state")
-	expectErr("8", "no committed generation")
-	expectErr("9", "no run DRIVE-1/9")
-	writeFile(t, filepath.Join(runs, "10"), []byte("a file, not a directory"))
-	expectErr("10", "no run DRIVE-1/10")
-
-	// state.json variants over a copy of run 1.
-	variants := map[string]struct{ state, want string }{
-		"format":   {`{"format":"aep.driver-state-current/2","generation":1,"manifest_sha256":"x"}`, "format"},
-		"missing":  {`{"format":"aep.driver-state-current/1","generation":1}`, "all required"},
-		"negative": {`{"format":"aep.driver-state-current/1","generation":-1,"manifest_sha256":"x"}`, "state.json"},
-		"gen":      {`{"format":"aep.driver-state-current/1","generation":2,"manifest_sha256":"x"}`, "generation 2"},
-		"garbage":  {`not json`, "state.json"},
-		"digest":   {`{"format":"aep.driver-state-current/1","generation":1,"manifest_sha256":"00"}`, "sha256 check failed"},
-	}
-	for name, v := range variants {
-		n := "v" + name
-		id := RunID{"DRIVE-1", 1}
-		d := filepath.Join(runs, n)
-		copyDir(t, filepath.Join(runs, "1"), d)
-		writeFile(t, filepath.Join(d, "state.json"), []byte(v.state))
-		if _, err := ReadRun(d, id); err == nil || !strings.Contains(err.Error(), v.want) {
-			t.Errorf("%s: %v, want an error with %q", name, err, v.want)
-		}
-	}
-	// A manifest of another generation, with a correct digest.
-	d := filepath.Join(runs, "vmanifest")
-	copyDir(t, filepath.Join(runs, "1"), d)
-	m := []byte(`{"format":"aep.driver-state-generation/1","generation":3,"snapshot_sha256":"a","cursor_sha256":"b"}`)
-	writeFile(t, filepath.Join(d, "generations", "1", "manifest.json"), m)
-	writeFile(t, filepath.Join(d, "state.json"), []byte(`{"format":"aep.driver-state-current/1","generation":1,"manifest_sha256":"`+sha(m)+`"}`))
-	if _, err := ReadRun(d, RunID{"DRIVE-1", 1}); err == nil || !strings.Contains(err.Error(), "generation 3 does not match") {
-		t.Errorf("manifest generation: %v", err)
-	}
-	// A snapshot changed after its manifest was written.
-	d = filepath.Join(runs, "vsnap")
-	copyDir(t, filepath.Join(runs, "1"), d)
-	writeFile(t, filepath.Join(d, "generations", "1", "snapshot.json"), []byte("{}\n"))
-	if _, err := ReadRun(d, RunID{"DRIVE-1", 1}); err == nil || !strings.Contains(err.Error(), "snapshot.json") {
-		t.Errorf("changed snapshot: %v", err)
-	}
-}
-
 // TestLaunchJSON: launch.json fills --task and --root the caller left out;
 // flags win; its map is never resolved.
 func TestLaunchJSON(t *testing.T) {
@@ -214,10 +111,10 @@ func TestLaunchJSON(t *testing.T) {
 	run := filepath.Join(dir, ".engineering", "runs", "DRIVE-1", "1")
 	// The project's task pins a profile absent from the tree: only the
 	// launch task can be resolved.
-	writeFile(t, filepath.Join(dir, ".engineering", "task.yaml"), []byte("id: DRIVE-1\nkind: feature\nobjective: x\nprotocol: fx/1\nprofile: fx.missing\n"))
+	projecttest.WriteFile(t, filepath.Join(dir, ".engineering", "task.yaml"), []byte("id: DRIVE-1\nkind: feature\nobjective: x\nprotocol: fx/1\nprofile: fx.missing\n"))
 	data, _ := os.ReadFile(filepath.Join("testdata", "project", ".engineering", "task.yaml"))
-	writeFile(t, filepath.Join(dir, "launch-task.yaml"), data)
-	writeFile(t, filepath.Join(run, "launch.json"), []byte(`{"task_document":"launch-task.yaml","root":"tree","plugin_dirs":["/nowhere"],"map":"no/such-map","other":1}`))
+	projecttest.WriteFile(t, filepath.Join(dir, "launch-task.yaml"), data)
+	projecttest.WriteFile(t, filepath.Join(run, "launch.json"), []byte(`{"task_document":"launch-task.yaml","root":"tree","plugin_dirs":["/nowhere"],"map":"no/such-map","other":1}`))
 	c := matrix(ownExpect)["14"][0]
 	check(t, c, ask(t, ownFixture(), dir, c))
 
@@ -225,7 +122,7 @@ func TestLaunchJSON(t *testing.T) {
 	c.kind, c.reason, c.has = Cannot, "", []string{"fx.missing"}
 	check(t, c, ask(t, ownFixture(), dir, c))
 
-	writeFile(t, filepath.Join(run, "launch.json"), []byte(`{"task_document":`))
+	projecttest.WriteFile(t, filepath.Join(run, "launch.json"), []byte(`{"task_document":`))
 	c = matrix(ownExpect)["14"][0]
 	c.kind, c.reason, c.has = Cannot, "", []string{"launch.json"}
 	check(t, c, ask(t, ownFixture(), dir, c))
@@ -262,13 +159,13 @@ func TestProjectCases(t *testing.T) {
 		"broken":   {"version: [\n", "project"},
 	}
 	for name, c := range cases {
-		writeFile(t, filepath.Join(dir, ".engineering", "project.yaml"), []byte(c.yaml))
+		projecttest.WriteFile(t, filepath.Join(dir, ".engineering", "project.yaml"), []byte(c.yaml))
 		cc := leave
 		cc.kind, cc.reason, cc.has = Cannot, "", []string{c.want}
 		t.Run(name, func(t *testing.T) { check(t, cc, ask(t, ownFixture(), dir, cc)) })
 	}
 	// --root and --store replace what the verb cannot read.
-	writeFile(t, filepath.Join(dir, ".engineering", "project.yaml"), []byte("version: aep.project/5\nprotocols: git+https://x/y#abc\nstore: {postgres: db}\n"))
+	projecttest.WriteFile(t, filepath.Join(dir, ".engineering", "project.yaml"), []byte("version: aep.project/5\nprotocols: git+https://x/y#abc\nstore: {postgres: db}\n"))
 	ok := leave
 	ok.mutate = func(o *Options) {
 		o.Root = filepath.Join(dir, "tree")
@@ -295,6 +192,6 @@ func TestMapFlag(t *testing.T) {
 	withMap(filepath.Join(dir, "tree", "drivers", "fx", "flow.yaml"), Refuse)
 	withMap("fx/other", Cannot, "no step map `fx/other`")
 	withMap("Not A Map", Cannot, "neither a file nor a step map id")
-	writeFile(t, filepath.Join(dir, "other.yaml"), []byte("format: aep.driver-steps/1\nid: fx/other\nworkflow: fx/flow/2\n"))
+	projecttest.WriteFile(t, filepath.Join(dir, "other.yaml"), []byte("format: aep.driver-steps/1\nid: fx/other\nworkflow: fx/flow/2\n"))
 	withMap(filepath.Join(dir, "other.yaml"), Cannot, "pins workflow `fx/flow/2`", "fx/flow/1")
 }

@@ -204,15 +204,12 @@ func renderOverlay(f renderFlags, w *workflow.Workflow) (*render.Overlay, error)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read snapshot: %v", err)
 		}
-		if ov, err = render.ReadSnapshot(data); err != nil {
-			return nil, fmt.Errorf("`%s`: %v", f.state, err)
-		}
-	case f.run != "":
-		proj, err := render.FindProject(".")
-		if err != nil {
+		if ov, err = render.ReadSnapshot(f.state, data); err != nil {
 			return nil, err
 		}
-		if ov, err = render.ReadRun(proj, f.run); err != nil {
+	case f.run != "":
+		var err error
+		if ov, err = render.ReadRun(".", f.run, os.Getenv); err != nil {
 			return nil, err
 		}
 	default:

@@ -1,4 +1,4 @@
-package transition
+package project
 
 import (
 	"crypto/sha256"
@@ -42,22 +42,31 @@ type Run struct {
 	Launch *Launch
 }
 
-// Launch is the part of a run's launch.json the verb reads: locations that
+// Launch is the part of a run's launch.json that is read: locations that
 // fill flags the caller omitted. Map is only a hint and is never resolved.
 type Launch struct {
-	TaskDocument string   `json:"task_document"`
-	Root         string   `json:"root"`
-	PluginDirs   []string `json:"plugin_dirs"`
-	Map          any      `json:"map"`
+	// TaskDocument is the task document's path, relative to the project
+	// directory unless absolute.
+	TaskDocument string `json:"task_document"`
+	// Root is the document tree's path, relative like TaskDocument.
+	Root string `json:"root"`
+	// PluginDirs are the run's plugin directories.
+	PluginDirs []string `json:"plugin_dirs"`
+	// Map is the driver's step map hint, kept as decoded.
+	Map any `json:"map"`
 }
 
 // RunError is a run directory that cannot be read: NoRun when it is not a
 // directory at all.
 type RunError struct {
-	NoRun   bool
+	// NoRun is set when the run directory does not exist or is not a
+	// directory.
+	NoRun bool
+	// Message says what is wrong, naming the run.
 	Message string
 }
 
+// Error returns the message.
 func (e *RunError) Error() string { return e.Message }
 
 // ReadRun reads the run directory dir strictly read-only (engine.md §7.3):

@@ -1,4 +1,4 @@
-package transition
+package project
 
 import (
 	"fmt"
@@ -51,4 +51,19 @@ func RunDir(runs string, id RunID) (string, error) {
 		return "", fmt.Errorf("run `%s` would lie outside %s", id, runs)
 	}
 	return dir, nil
+}
+
+// ReadRun reads the project's run named id (`<task>/<n>`, as a user gives
+// it) with ReadRun. An id that does not parse, or whose directory would lie
+// outside the runs directory, is an error starting "bad run id: ".
+func (p *Project) ReadRun(id string) (*Run, error) {
+	rid, err := ParseRunID(id)
+	if err != nil {
+		return nil, fmt.Errorf("bad run id: %v", err)
+	}
+	dir, err := RunDir(p.Runs(), rid)
+	if err != nil {
+		return nil, fmt.Errorf("bad run id: %v", err)
+	}
+	return ReadRun(dir, rid)
 }

@@ -1,4 +1,4 @@
-package transition
+package project
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/diagline"
 	"github.com/aepflow/aepflow/yamldoc"
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// ProjectVersion is the only project.yaml version the verb accepts.
+// ProjectVersion is the only project.yaml version ReadProject accepts.
 const ProjectVersion = "aep.project/5"
 
 // DefaultEngineeringDir is the name of a project's engineering directory
@@ -88,10 +88,10 @@ func FindProject(dir string, explicit bool, eng string) (string, error) {
 	return "", fmt.Errorf("no project found from %s: no %s in it or its parents", abs, filepath.Join(eng, "project.yaml"))
 }
 
-// ReadProject reads `<dir>/<eng>/project.yaml`. Only the keys the verb uses
-// are read; others are ignored. A wrong version or a malformed used key is
-// an error; a tree or store the verb cannot read is recorded in RootErr or
-// StoreErr, since --root or --store may replace it.
+// ReadProject reads `<dir>/<eng>/project.yaml`. Only the keys of engine.md
+// §7.1 are read; others are ignored. A wrong version or a malformed used key
+// is an error; a tree or store that cannot be read here is recorded in
+// RootErr or StoreErr, since a caller's --root or --store may replace it.
 func ReadProject(dir, eng string) (*Project, error) {
 	p := &Project{Dir: dir, Eng: filepath.Join(dir, eng)}
 	file := filepath.Join(p.Eng, "project.yaml")
@@ -101,7 +101,7 @@ func ReadProject(dir, eng string) (*Project, error) {
 	}
 	doc, diags := yamldoc.Parse(file, data)
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("cannot read the project: %s", joinDiags(diags))
+		return nil, fmt.Errorf("cannot read the project: %s", diagline.Join(diags))
 	}
 	if doc == nil || doc.Root == nil || doc.Root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: the project document is not a mapping", file)
@@ -110,7 +110,7 @@ func ReadProject(dir, eng string) (*Project, error) {
 	m := r.Map(doc.Root, "", false)
 	version, _ := r.String(m.Require("version"), "version")
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("cannot read the project: %s", joinDiags(diags))
+		return nil, fmt.Errorf("cannot read the project: %s", diagline.Join(diags))
 	}
 	if version != ProjectVersion {
 		return nil, fmt.Errorf("%s: project version %q is not supported, expected %q", file, version, ProjectVersion)
@@ -127,7 +127,7 @@ func ReadProject(dir, eng string) (*Project, error) {
 	p.Principles = p.local(str("principles", "principles"))
 	p.Profiles = p.local(str("profiles", "profiles"))
 	if diags.HasErrors() {
-		return nil, fmt.Errorf("cannot read the project: %s", joinDiags(diags))
+		return nil, fmt.Errorf("cannot read the project: %s", diagline.Join(diags))
 	}
 	p.Root, p.RootErr = p.treePath(file, protocols)
 	p.Task = p.local(task)
@@ -179,17 +179,18 @@ func storeKind(file string, n *yaml.Node) error {
 	return fmt.Errorf("%s: store kind %q is not read by this verb; give --store", file, kind)
 }
 
-// joinDiags renders the errors of a diagnostic list on one line, in
-// sorted order, joined by "; ".
-func joinDiags(list diag.List) string {
-	var parts []string
-	for _, d := range list.Errors().Sorted() {
-		parts = append(parts, oneLine(d.Error()))
+// Open finds and reads a project (engine.md §7.1): the engineering
+// directory is named by AEP_PROJECT_DIR as getenv reads it; the project is
+// dir itself when explicit, else discovered from dir upward. Every error is
+// one line naming what is missing or wrong.
+func Open(dir string, explicit bool, getenv func(string) string) (*Project, error) {
+	eng, err := EngineeringDirName(getenv)
+	if err != nil {
+		return nil, err
 	}
-	return strings.Join(parts, "; ")
-}
-
-// oneLine folds line breaks so a message stays on one stderr line.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	found, err := FindProject(dir, explicit, eng)
+	if err != nil {
+		return nil, err
+	}
+	return ReadProject(found, eng)
 }
