@@ -25,8 +25,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
+	"github.com/aepflow/aepflow/internal/atomicfile"
 	"github.com/aepflow/aepflow/render/graphviz"
 )
 
@@ -80,36 +80,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *out == "" {
 		_, err = stdout.Write(pic)
 	} else {
-		err = writeAtomic(*out, pic)
+		err = atomicfile.Write(*out, pic, 0o644)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "aepflow-render: %v\n", err)
 		return exitFailed
 	}
 	return exitOK
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory and a rename, so that readers never see a partial picture.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

@@ -2,19 +2,16 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/ident"
-	"github.com/aepflow/aepflow/internal/textdiff"
 	"github.com/aepflow/aepflow/render"
-	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
 	"github.com/spf13/cobra"
 )
@@ -102,7 +99,7 @@ func (f renderFlags) validate() error {
 	switch {
 	case f.id == "":
 		return usageError("--id is required (a workflow reference such as `adp/default`)")
-	case !contains(renderFormats, f.format):
+	case !slices.Contains(renderFormats, f.format):
 		return usageError("unknown --format %q (want one of %s)", f.format, strings.Join(renderFormats, ", "))
 	case f.format == "png" && f.out == "":
 		return usageError("--format png needs --out: a PNG is not written to a terminal")
@@ -124,10 +121,15 @@ func (f renderFlags) validate() error {
 // runRender loads, draws and writes (or checks) the picture.
 func runRender(cmd *cobra.Command, f renderFlags) error {
 	stderr := cmd.ErrOrStderr()
-	w, sources, err := renderLoad(stderr, f)
-	if err != nil {
-		return err
+	sources := diag.Sources{}
+	w, _, ds := loadTreeWorkflow(f.root, f.id, sources)
+	if w == nil {
+		return reportDiagnostics(stderr, ds, sources)
 	}
+	if len(ds) > 0 {
+		_ = diag.WriteText(stderr, ds.Sorted(), sources)
+	}
+	var err error
 	opts := render.Options{ClusterPhases: f.clusters == "phases"}
 	if opts.Overlay, err = renderOverlay(f, w); err != nil {
 		return renderRefuse(stderr, err, sources)
@@ -151,47 +153,7 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 			return exitWith(exitProblems, err)
 		}
 	}
-	if f.check {
-		return renderCheck(cmd.OutOrStdout(), f.out, doc)
-	}
-	if f.out == "" {
-		if _, err := cmd.OutOrStdout().Write(doc); err != nil {
-			return exitWith(exitUndecided, err)
-		}
-		return nil
-	}
-	if err := renderWriteFile(f.out, doc); err != nil {
-		return exitWith(exitProblems, fmt.Errorf("cannot write `%s`: %v [io_error]", f.out, err))
-	}
-	fmt.Fprintln(cmd.OutOrStdout(), f.out)
-	return nil
-}
-
-// renderLoad parses --id, loads the tree and finds the workflow, printing
-// every problem to stderr.
-func renderLoad(stderr io.Writer, f renderFlags) (*workflow.Workflow, diag.Sources, error) {
-	ref, err := ident.ParseRef(ident.Dotted, f.id)
-	if err != nil {
-		d := diag.Errorf("invalid_reference", "`%s` is not a workflow reference: %v", f.id, err)
-		return nil, nil, renderRefuse(stderr, d, nil)
-	}
-	t, diags := tree.Load(f.root)
-	var sources diag.Sources
-	if t != nil {
-		sources = t.Sources
-	}
-	if diags.HasErrors() || t == nil {
-		_ = diag.WriteText(stderr, diags.Sorted(), sources)
-		return nil, nil, exitWith(exitProblems, fmt.Errorf("the tree at `%s` does not load", f.root))
-	}
-	if len(diags) > 0 {
-		_ = diag.WriteText(stderr, diags.Sorted(), sources)
-	}
-	w, err := t.Workflow(ref)
-	if err != nil {
-		return nil, nil, renderRefuse(stderr, err, sources)
-	}
-	return w, sources, nil
+	return emitDocument(cmd, f.out, f.check, doc)
 }
 
 // renderOverlay reads the overlay of --state or --run, if any, and checks it
@@ -229,23 +191,6 @@ func renderRefuse(stderr io.Writer, err error, sources diag.Sources) error {
 		return exitWith(exitProblems, nil)
 	}
 	return exitWith(exitProblems, err)
-}
-
-// renderCheck compares the file at path with doc: exit 0 when equal, else
-// exit 1 with a unified diff from the file to doc on stdout.
-func renderCheck(stdout io.Writer, path string, doc []byte) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return exitWith(exitProblems, fmt.Errorf("cannot read `%s`: %v [io_error]", path, err))
-	}
-	if bytes.Equal(old, doc) {
-		return nil
-	}
-	io.WriteString(stdout, textdiff.Unified(path, path+" (regenerated)", old, doc))
-	if err != nil {
-		return exitWith(exitProblems, fmt.Errorf("`%s` does not exist", path))
-	}
-	return exitWith(exitProblems, fmt.Errorf("`%s` is stale", path))
 }
 
 // renderWithCompanion runs aepflow-render to lay out dot as format.
@@ -292,24 +237,4 @@ func findRenderCompanion() (string, error) {
 	}
 	return "", fmt.Errorf("svg and png are drawn by the companion binary `%s`, found neither next to aepflow nor on PATH; "+
 		"install it with `go install ./cmd/...` from the aepflow module, or use --format dot or mermaid", renderCompanion)
-}
-
-// renderWriteFile writes data to path atomically: a temporary file in the
-// same directory, then a rename.
-func renderWriteFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if err := errors.Join(werr, f.Close(), os.Chmod(tmp, 0o644)); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

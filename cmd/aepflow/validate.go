@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
@@ -54,7 +55,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
   # validate one step map, whatever folder it is in
   aepflow validate --kind driver-steps my-steps.yaml`,
 		RunE: func(cmd *cobra.Command, files []string) error {
-			if !contains(outputFormats, format) {
+			if !slices.Contains(outputFormats, format) {
 				return usageError("unknown --format %q (want one of %s)", format, strings.Join(outputFormats, ", "))
 			}
 			var k tree.Kind
@@ -135,13 +136,4 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
