@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -70,7 +71,7 @@ func writeCompact(b *strings.Builder, v any) {
 		}
 		b.WriteByte(']')
 	case map[string]any:
-		keys := sortedKeys(x)
+		keys := slices.Sorted(maps.Keys(x))
 		b.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
@@ -85,15 +86,6 @@ func writeCompact(b *strings.Builder, v any) {
 		// Only reachable through a programming error; keep the output JSON.
 		writeString(b, fmt.Sprint(x))
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func writeString(b *strings.Builder, s string) {
