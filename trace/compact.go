@@ -22,6 +22,11 @@ import (
 // v holds the values decoding with UseNumber produces (nil, bool,
 // json.Number, string, []any, map[string]any) and, for canonical documents
 // built in Go, float64, int, int64, uint64, []string and *string.
+//
+// The engine's evidence encoder (evidence.AppendAny) looks alike but is
+// kept apart on purpose: it writes numbers in the engine's display form
+// (`1`, not `1.0`; engine.md §2.1) and escapes strings as encoding/json
+// does, and its snapshots must keep re-encoding to the same bytes.
 func Compact(v any) string {
 	var b strings.Builder
 	writeCompact(&b, v)
