@@ -11,6 +11,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/flow"
+	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/workflow"
 )
@@ -47,18 +48,7 @@ func loadMap(t testing.TB, path string, w *workflow.Workflow) *stepmap.Map {
 
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	testkit.Golden(t, path, got, *update)
 }
 
 // body returns the document from its `id:` line on, without the header.

@@ -1,14 +1,19 @@
-package diag
+// The tests live outside the package so that they can use
+// internal/testkit, which imports diag; the dot import keeps them reading
+// as if inside.
+package diag_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -101,19 +106,7 @@ func TestSeverityText(t *testing.T) {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	testkit.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestPrinters(t *testing.T) {

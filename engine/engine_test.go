@@ -11,6 +11,7 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/yamldoc"
 )
@@ -137,19 +138,7 @@ func TestReportGolden(t *testing.T) {
 
 func golden(t *testing.T, file string, got []byte) {
 	t.Helper()
-	if *update {
-		_ = os.MkdirAll(filepath.Dir(file), 0o755)
-		if err := os.WriteFile(file, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n%s", file, got)
-	}
+	testkit.Golden(t, file, got, *update)
 }
 
 func TestCheckVocabulary(t *testing.T) {

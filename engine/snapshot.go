@@ -79,11 +79,8 @@ func (s *Snapshot) Encode() []byte {
 // `system`); records as engine.md §6.1. The snapshot is nil whenever the
 // list holds errors.
 func DecodeSnapshot(file string, data []byte) (*Snapshot, diag.List) {
-	doc, diags := yamldoc.Parse(file, data)
-	if doc == nil || diags.HasErrors() {
-		if doc == nil && !diags.HasErrors() {
-			diags.Add(diag.Errorf(yamldoc.CodeMissingField, "the snapshot is empty").At(file, diag.Pos{Line: 1, Column: 1}))
-		}
+	doc, diags := parseNonEmpty(file, data, "the snapshot")
+	if doc == nil {
 		return nil, diags
 	}
 	r := yamldoc.NewReader(doc, &diags)

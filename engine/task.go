@@ -33,11 +33,8 @@ type Task struct {
 // ReadTask decodes a task document strictly. The task is nil whenever the
 // list holds errors.
 func ReadTask(file string, data []byte) (*Task, diag.List) {
-	doc, diags := yamldoc.Parse(file, data)
-	if doc == nil || diags.HasErrors() {
-		if doc == nil && !diags.HasErrors() {
-			diags.Add(diag.Errorf(yamldoc.CodeMissingField, "the task document is empty").At(file, diag.Pos{Line: 1, Column: 1}))
-		}
+	doc, diags := parseNonEmpty(file, data, "the task document")
+	if doc == nil {
 		return nil, diags
 	}
 	d := decoder{r: yamldoc.NewReader(doc, &diags)}
@@ -222,4 +219,18 @@ func scalarValue(n *yaml.Node) (predicate.Value, bool) {
 		return predicate.Value{}, false
 	}
 	return predicate.Text(n.Value), true
+}
+
+// parseNonEmpty parses one YAML/JSON document, what naming it in the
+// diagnostic an empty input gets. The document is nil whenever the list
+// holds errors.
+func parseNonEmpty(file string, data []byte, what string) (*yamldoc.Document, diag.List) {
+	doc, diags := yamldoc.Parse(file, data)
+	if doc == nil && !diags.HasErrors() {
+		diags.Add(diag.Errorf(yamldoc.CodeMissingField, "%s is empty", what).At(file, diag.Pos{Line: 1, Column: 1}))
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return doc, diags
 }

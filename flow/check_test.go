@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 // fixtureOptions reads `# options: governed max-attempts=N` from a
@@ -50,33 +51,27 @@ func formatDiags(ds diag.List) string {
 	return b.String()
 }
 
-func checkFixtures(t *testing.T) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "check", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return slices.DeleteFunc(files, func(f string) bool { return strings.HasSuffix(f, ".out") })
-}
+// checkPattern matches the fixtures of testdata/check; each one's golden
+// is the fixture's name with `.out` appended.
+const checkPattern = "testdata/check/*"
 
 // TestCheckFixtures runs every fixture under testdata/check and compares
 // the diagnostics with the sibling `<file>.out`.
 func TestCheckFixtures(t *testing.T) {
-	for _, file := range checkFixtures(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+	f := testkit.Fixtures{
+		Check: func(t *testing.T, file string, data []byte) diag.List {
 			_, ds := CheckBytes(filepath.Base(file), data, fixtureOptions(data))
 			for _, d := range ds {
 				if d.File != filepath.Base(file) || (!d.Pos.IsValid() && d.Code != "flow_unreadable") {
 					t.Errorf("diagnostic not positioned in the file: %v", d)
 				}
 			}
-			golden(t, filepath.Join("check", filepath.Base(file)+".out"), []byte(formatDiags(ds)))
-		})
+			return ds
+		},
+		Print: formatDiags,
+		Out:   func(file string) string { return file + ".out" },
 	}
+	f.Golden(t, *update, checkPattern)
 }
 
 // allCodes lists every flow_* code of flow-format.md §2 and §3.2.
@@ -97,7 +92,7 @@ var allCodes = []string{
 // by at least one of them (flow_bad_extension by TestReadExtension).
 func TestEveryCodeHasAFixture(t *testing.T) {
 	var all bytes.Buffer
-	for _, file := range checkFixtures(t) {
+	for _, file := range testkit.Files(t, checkPattern) {
 		out, err := os.ReadFile(file + ".out")
 		if err != nil {
 			t.Fatal(err)

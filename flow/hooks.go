@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 
 	"github.com/aepflow/aepflow/diag"
@@ -122,11 +123,7 @@ func exactKeys(data []byte, allowed ...string) error {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return err
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	for _, k := range keys {
 		if !slices.Contains(allowed, k) {
 			return fmt.Errorf("unknown key `%s`", k)

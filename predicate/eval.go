@@ -2,6 +2,7 @@ package predicate
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 )
@@ -126,11 +127,7 @@ func (s Scales) Order(a, b string) (int, bool, string) {
 // disagreement names the first two scales, in name order, that order a and
 // b differently; map order must not leak into the note.
 func (s Scales) disagreement(a, b string) string {
-	names := make([]string, 0, len(s))
-	for name := range s {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(s))
 	first, sign := "", 0
 	for _, name := range names {
 		d, ok := scaleOrder(s[name], a, b)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/testkit"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -77,19 +78,7 @@ func TestGolden(t *testing.T) {
 			fmt.Fprintf(&out, "cause: %s%s %s — %s\n", neg, marks[c.Truth], c.Expression, c.Detail())
 		}
 	}
-	golden := filepath.Join("testdata", "predicates.golden")
-	if *update {
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out.Bytes(), want) {
-		t.Errorf("golden mismatch; run go test -update and review the diff\ngot:\n%s", out.String())
-	}
+	testkit.Golden(t, filepath.Join("testdata", "predicates.golden"), out.Bytes(), *update)
 }
 
 // goldenSeeds returns the documents of the golden input, to seed FuzzParse.

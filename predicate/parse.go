@@ -165,10 +165,17 @@ func (p *parser) entries(n *yaml.Node, path string) ([]entry, bool) {
 }
 
 func (p *parser) mapping(n *yaml.Node, path string, depth int) Predicate {
+	return p.conjunction(n, path, func(e entry, path string) Predicate { return p.entry(e, path, depth) })
+}
+
+// conjunction parses every entry of mapping n with one and joins the
+// results with all; a single failed entry fails the whole, after every
+// entry has been parsed (and its problems reported).
+func (p *parser) conjunction(n *yaml.Node, path string, one func(e entry, path string) Predicate) Predicate {
 	es, ok := p.entries(n, path)
 	var items []Predicate
 	for _, e := range es {
-		pr := p.entry(e, path+"."+e.key.Value, depth)
+		pr := one(e, path+"."+e.key.Value)
 		if pr == nil {
 			ok = false
 			continue
@@ -354,20 +361,7 @@ var compareOps = map[string]Op{
 // operators parses a mapping of operators on fact: the conjunction of one
 // predicate per operator, keys in byte order.
 func (p *parser) operators(fact string, n *yaml.Node, path string) Predicate {
-	es, ok := p.entries(n, path)
-	var items []Predicate
-	for _, e := range es {
-		pr := p.operator(fact, e, path+"."+e.key.Value)
-		if pr == nil {
-			ok = false
-			continue
-		}
-		items = append(items, pr)
-	}
-	if !ok {
-		return nil
-	}
-	return NewAll(items...)
+	return p.conjunction(n, path, func(e entry, path string) Predicate { return p.operator(fact, e, path) })
 }
 
 func (p *parser) operator(fact string, e entry, path string) Predicate {

@@ -2,12 +2,13 @@ package protocol
 
 import (
 	"flag"
-	"os"
+	"maps"
 	"path/filepath"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
@@ -21,65 +22,19 @@ var loaders = map[string]func(file string, data []byte) diag.List{
 	"lifecycle": func(f string, d []byte) diag.List { _, l := LoadLifecycle(f, d); return l },
 }
 
-func render(l diag.List) string {
-	var b strings.Builder
-	for _, d := range l.Sorted() {
-		b.WriteString(d.Error())
-		if d.Path != "" && d.File != "" {
-			b.WriteString(" @ " + d.Path)
-		}
-		b.WriteByte('\n')
-		if d.Hint != "" {
-			b.WriteString("  hint: " + d.Hint + "\n")
-		}
-	}
-	return b.String()
-}
+// render prints diagnostics as the .out files hold them.
+var render = testkit.Detailed
 
 func TestFixtures(t *testing.T) {
-	for kind, load := range loaders {
-		for _, outcome := range []string{"ok", "err"} {
-			files, _ := filepath.Glob(filepath.Join("testdata", kind, outcome, "*.yaml"))
-			if len(files) == 0 {
-				t.Errorf("no fixtures in testdata/%s/%s", kind, outcome)
-			}
-			for _, f := range files {
-				t.Run(f, func(t *testing.T) {
-					data, err := os.ReadFile(f)
-					if err != nil {
-						t.Fatal(err)
-					}
-					diags := load(f, data)
-					if outcome == "ok" {
-						if len(diags) > 0 {
-							t.Fatalf("want no diagnostics:\n%s", render(diags))
-						}
-						return
-					}
-					if !diags.HasErrors() {
-						t.Fatal("want errors, got none")
-					}
-					golden(t, strings.TrimSuffix(f, ".yaml")+".out", render(diags))
-				})
-			}
+	for _, kind := range slices.Sorted(maps.Keys(loaders)) {
+		load := loaders[kind]
+		f := testkit.Fixtures{
+			Check:   func(_ *testing.T, file string, data []byte) diag.List { return load(file, data) },
+			Print:   render,
+			Require: testkit.RequireError,
 		}
-	}
-}
-
-func golden(t *testing.T, file, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("diagnostics differ from %s\ngot:\n%s\nwant:\n%s", file, got, want)
+		f.Clean(t, filepath.Join("testdata", kind, "ok", "*.yaml"))
+		f.Golden(t, *update, filepath.Join("testdata", kind, "err", "*.yaml"))
 	}
 }
 

@@ -1,26 +1,16 @@
 package stepmap
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 // FuzzLoadStepMap checks that loading and validating any bytes never
 // panics, and that every diagnostic with a position points inside the input.
 func FuzzLoadStepMap(f *testing.F) {
-	for _, dir := range []string{"ok", "err"} {
-		files, _ := filepath.Glob(filepath.Join("testdata", dir, "*.*"))
-		for _, file := range files {
-			if filepath.Ext(file) == ".out" {
-				continue
-			}
-			if data, err := os.ReadFile(file); err == nil {
-				f.Add(data)
-			}
-		}
-	}
+	testkit.Seed(f, "testdata/ok/*.*", "testdata/err/*.*")
 	f.Add([]byte(crossMap))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, diags := Load("f.yaml", data)

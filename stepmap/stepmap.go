@@ -9,6 +9,8 @@
 package stepmap
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
@@ -161,7 +163,7 @@ func (s *Step) Label() string {
 }
 
 // StateIDs returns the map's state ids in byte order.
-func (m *Map) StateIDs() []string { return sortedKeys(m.States) }
+func (m *Map) StateIDs() []string { return slices.Sorted(maps.Keys(m.States)) }
 
 // Location returns the map's location prefix, `driver-steps[<id>]`.
 func (m *Map) Location() string { return "driver-steps[" + m.ID + "]" }

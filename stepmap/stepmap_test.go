@@ -3,95 +3,37 @@ package stepmap
 import (
 	"flag"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// render prints diagnostics one per line with their document path, then
-// the hint indented: the form the .out files hold.
-func render(l diag.List) string {
-	var b strings.Builder
-	for _, d := range l.Sorted() {
-		b.WriteString(d.Error())
-		if d.Path != "" && d.File != "" {
-			b.WriteString(" @ " + d.Path)
-		}
-		b.WriteByte('\n')
-		if d.Hint != "" {
-			b.WriteString("  hint: " + d.Hint + "\n")
-		}
-	}
-	return b.String()
-}
+// render prints diagnostics as the .out files hold them.
+var render = testkit.Detailed
 
-func fixtures(t *testing.T, dir string) []string {
-	t.Helper()
-	var files []string
-	for _, ext := range []string{"*.yaml", "*.json"} {
-		m, err := filepath.Glob(filepath.Join("testdata", dir, ext))
-		if err != nil {
-			t.Fatal(err)
+// fixtures loads the step maps of testdata; a clean load must yield a map.
+var fixtures = testkit.Fixtures{
+	Check: func(t *testing.T, file string, data []byte) diag.List {
+		m, diags := Load(file, data)
+		if len(diags) == 0 && m == nil {
+			t.Fatal("no diagnostics and no map")
 		}
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		t.Fatalf("no fixtures in testdata/%s", dir)
-	}
-	return files
+		return diags
+	},
+	Print:   render,
+	Require: testkit.RequireError,
 }
 
 func TestOKFixtures(t *testing.T) {
-	for _, f := range fixtures(t, "ok") {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, diags := Load(f, data)
-			if len(diags) > 0 || m == nil {
-				t.Fatalf("want no diagnostics, got:\n%s", render(diags))
-			}
-		})
-	}
+	fixtures.Clean(t, "testdata/ok/*.yaml", "testdata/ok/*.json")
 }
 
 func TestErrFixtures(t *testing.T) {
-	for _, f := range fixtures(t, "err") {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, diags := Load(f, data)
-			if !diags.HasErrors() {
-				t.Fatalf("want errors, got none")
-			}
-			golden(t, strings.TrimSuffix(f, filepath.Ext(f))+".out", render(diags))
-		})
-	}
-}
-
-// golden compares got with the file, or rewrites the file under -update.
-func golden(t *testing.T, file, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("diagnostics differ from %s\ngot:\n%s\nwant:\n%s", file, got, want)
-	}
+	fixtures.Golden(t, *update, "testdata/err/*.yaml", "testdata/err/*.json")
 }
 
 func TestDecodedModel(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
@@ -185,13 +184,4 @@ func (v *validator) scope(s *Step, p string) {
 				WithHint("end the scope with a catch-all rule such as `{paths: [\"**\"], write: denied}`"))
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,6 +3,8 @@ package trace
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -130,14 +132,14 @@ func (c *Census) WriteText(w io.Writer) error {
 	}
 	row("transcript", "sha256:%s", c.TranscriptDigest)
 	var fams []string
-	for _, f := range sortedKeys(c.EventsByFamily) {
+	for _, f := range slices.Sorted(maps.Keys(c.EventsByFamily)) {
 		fams = append(fams, fmt.Sprintf("%d %s", c.EventsByFamily[f], f))
 	}
 	row("events", "%d total — %s", c.Events, strings.Join(fams, ", "))
 	row("unread", "%d event(s) the adapter could not read", c.OpaqueEvents)
 	row("requests", "%d assistant events, %d api requests", c.AssistantEvents, c.APIRequests)
 	calls, results := 0, uint64(0)
-	for _, name := range sortedKeys(c.ToolTraffic) {
+	for _, name := range slices.Sorted(maps.Keys(c.ToolTraffic)) {
 		t := c.ToolTraffic[name]
 		row("tool", "%s: %d call(s), %d error(s), in %dB, results %dB", name, t.Calls, t.Errors, t.InputBytes, t.ResultBytes)
 		calls += t.Calls

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -21,6 +22,11 @@ import (
 // v holds the values decoding with UseNumber produces (nil, bool,
 // json.Number, string, []any, map[string]any) and, for canonical documents
 // built in Go, float64, int, int64, uint64, []string and *string.
+//
+// The engine's evidence encoder (evidence.AppendAny) looks alike but is
+// kept apart on purpose: it writes numbers in the engine's display form
+// (`1`, not `1.0`; engine.md §2.1) and escapes strings as encoding/json
+// does, and its snapshots must keep re-encoding to the same bytes.
 func Compact(v any) string {
 	var b strings.Builder
 	writeCompact(&b, v)
@@ -70,7 +76,7 @@ func writeCompact(b *strings.Builder, v any) {
 		}
 		b.WriteByte(']')
 	case map[string]any:
-		keys := sortedKeys(x)
+		keys := slices.Sorted(maps.Keys(x))
 		b.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
@@ -85,15 +91,6 @@ func writeCompact(b *strings.Builder, v any) {
 		// Only reachable through a programming error; keep the output JSON.
 		writeString(b, fmt.Sprint(x))
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func writeString(b *strings.Builder, s string) {

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -232,7 +233,7 @@ func evalToolResult(ir *IR, k *Kind) Outcome {
 		}
 		re := *ir.call(ci).ResultEvent
 		results = append(results, re)
-		for _, f := range sortedKeys(k.Result) {
+		for _, f := range slices.Sorted(maps.Keys(k.Result)) {
 			v, ok := r.Fields[f]
 			if !ok {
 				if undecided == nil {
@@ -259,7 +260,7 @@ func evalToolResult(ir *IR, k *Kind) Outcome {
 
 func resultDisplay(m map[string]*Matcher) string {
 	s := "("
-	for i, f := range sortedKeys(m) {
+	for i, f := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			s += ", "
 		}
@@ -360,7 +361,7 @@ func evalToolRepeated(ir *IR, k *Kind) Outcome {
 	}
 	var cited []int
 	n := 0
-	for _, key := range sortedKeys(groups) {
+	for _, key := range slices.Sorted(maps.Keys(groups)) {
 		if len(groups[key]) > 1 {
 			n++
 			cited = append(cited, groups[key]...)

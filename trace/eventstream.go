@@ -1,6 +1,10 @@
 package trace
 
-import "strconv"
+import (
+	"maps"
+	"slices"
+	"strconv"
+)
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
@@ -142,7 +146,7 @@ func eventStreamOutcome(o obj, ledger *seamLedger) *RunOutcome {
 	r.Usage = o.usage("usage", false)
 	if mu := o.sub("model_usage"); mu != nil {
 		r.ModelUsage = map[string]ModelUsage{}
-		for _, k := range sortedKeys(mu) {
+		for _, k := range slices.Sorted(maps.Keys(mu)) {
 			m, _ := asObj(mu[k])
 			r.ModelUsage[k] = ModelUsage{
 				InputTokens: m.u64("input_tokens"), OutputTokens: m.u64("output_tokens"),

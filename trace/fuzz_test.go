@@ -2,18 +2,10 @@ package trace
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
-)
 
-func addFiles(f *testing.F, pattern string) {
-	paths, _ := filepath.Glob(pattern)
-	for _, p := range paths {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data)
-		}
-	}
-}
+	"github.com/aepflow/aepflow/internal/testkit"
+)
 
 // checkIR asserts the IR invariants every reader must keep.
 func checkIR(t *testing.T, ir *IR) {
@@ -36,7 +28,7 @@ func checkIR(t *testing.T, ir *IR) {
 
 // FuzzReadStreamJSON: the stream-json reader never panics and keeps its invariants.
 func FuzzReadStreamJSON(f *testing.F) {
-	addFiles(f, "testdata/transcripts/small.jsonl")
+	testkit.Seed(f, "testdata/transcripts/small.jsonl")
 	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"name\":1}]}}\n"))
 	f.Add([]byte("{\"type\":\"user\",\"isSynthetic\":true,\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}}\n\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -55,7 +47,7 @@ func FuzzReadStreamJSON(f *testing.F) {
 
 // FuzzReadEventStream: the metaharness.event/1 reader never panics and keeps its invariants.
 func FuzzReadEventStream(f *testing.F) {
-	addFiles(f, "testdata/transcripts/events.jsonl")
+	testkit.Seed(f, "testdata/transcripts/events.jsonl")
 	f.Add([]byte("{\"format\":\"metaharness.event/1\",\"event\":\"session.started\",\"hermetic\":{\"stream_complete\":true}}\n"))
 	f.Add([]byte("{\"format\":\"metaharness.event/1\",\"event\":\"usage\",\"usage\":[]}\n{\"format\":\"metaharness.event/1\",\"event\":\"stream.closed\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -72,7 +64,7 @@ func FuzzReadEventStream(f *testing.F) {
 // FuzzReadSpec: the spec reader never panics; an accepted spec has a digest
 // and checks without panicking against a fixture transcript.
 func FuzzReadSpec(f *testing.F) {
-	addFiles(f, "testdata/specs/*.yaml")
+	testkit.Seed(f, "testdata/specs/*.yaml")
 	f.Add([]byte("format: trace-spec/1\nid: a\nexpectations:\n- {id: a, expect: {text.matches: {regex: \"(\"}}}\n"))
 	f.Add([]byte("a: &a [*a]\n"))
 	small, err := os.ReadFile("testdata/transcripts/small.jsonl")

@@ -1,12 +1,12 @@
 package trace
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/internal/testshared"
 )
 
@@ -46,18 +46,5 @@ func mustSpec(t testing.TB, data []byte) *Spec {
 // golden compares got with testdata/golden/name, rewriting it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	testkit.Golden(t, filepath.Join("testdata", "golden", name), got, *update)
 }

@@ -1,5 +1,10 @@
 package trace
 
+import (
+	"maps"
+	"slices"
+)
+
 // KindName is the canonical name of an expectation kind (trace.md §3.6).
 type KindName string
 
@@ -118,7 +123,7 @@ var kindShapes = map[KindName]shape{
 // KindNames returns the 53 canonical kind names, sorted.
 func KindNames() []KindName {
 	var out []KindName
-	for _, k := range sortedKeys(kindShapeStrings()) {
+	for _, k := range slices.Sorted(maps.Keys(kindShapeStrings())) {
 		if KindName(k) != kindSkillAvailableAlias {
 			out = append(out, KindName(k))
 		}

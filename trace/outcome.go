@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -65,7 +67,7 @@ func (o Outcome) MarshalJSON() ([]byte, error) {
 	if o.Result == ResultUndecidable && o.Reason != nil {
 		b.WriteString(`,"reason":`)
 		b.Write(marshalNoHTML(o.Reason.Code))
-		for _, k := range sortedKeys(o.Reason.Payload) {
+		for _, k := range slices.Sorted(maps.Keys(o.Reason.Payload)) {
 			b.WriteByte(',')
 			b.Write(marshalNoHTML(k))
 			b.WriteByte(':')

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -57,7 +58,7 @@ func (s *Selector) Matches(c *ToolCall) bool {
 	if s.Subject != nil && !slices.ContainsFunc(c.Subjects, s.Subject.MatchText) {
 		return false
 	}
-	for _, f := range sortedKeys(s.Args) {
+	for _, f := range slices.Sorted(maps.Keys(s.Args)) {
 		v, ok := argument(c, f)
 		if !ok || !s.Args[f].MatchValue(v) {
 			return false
@@ -86,7 +87,7 @@ func (s *Selector) Display() string {
 		return scope
 	}
 	var parts []string
-	for _, f := range sortedKeys(s.Args) {
+	for _, f := range slices.Sorted(maps.Keys(s.Args)) {
 		parts = append(parts, f+" "+s.Args[f].Display())
 	}
 	return scope + " (" + strings.Join(parts, ", ") + ")"

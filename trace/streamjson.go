@@ -1,5 +1,10 @@
 package trace
 
+import (
+	"maps"
+	"slices"
+)
+
 // readStreamJSON reads Claude Code stream-json lines (trace.md §2.3).
 func readStreamJSON(b *builder, lines []line) {
 	for _, ln := range lines {
@@ -158,7 +163,7 @@ func streamJSONOutcome(o obj) *RunOutcome {
 	r.Usage = o.usage("usage", true)
 	if mu := o.sub("modelUsage"); mu != nil {
 		r.ModelUsage = map[string]ModelUsage{}
-		for _, k := range sortedKeys(mu) {
+		for _, k := range slices.Sorted(maps.Keys(mu)) {
 			m, _ := asObj(mu[k])
 			r.ModelUsage[k] = ModelUsage{
 				InputTokens: m.u64("inputTokens"), OutputTokens: m.u64("outputTokens"),

@@ -2,8 +2,10 @@ package trace
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
@@ -198,7 +200,7 @@ func (v *validator) selector(s *Selector, loc string) {
 }
 
 func (v *validator) matchers(m map[string]*Matcher, loc string) {
-	for _, f := range sortedKeys(m) {
+	for _, f := range slices.Sorted(maps.Keys(m)) {
 		if blank(f) {
 			v.add(CodeSpecUndecidable, loc, "a field name is blank")
 		}

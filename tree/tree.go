@@ -13,6 +13,7 @@
 package tree
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -121,10 +122,10 @@ func newTree(root string) *Tree {
 }
 
 // WorkflowIDs returns the ids of the tree's workflows in byte order.
-func (t *Tree) WorkflowIDs() []string { return sortedKeys(t.Workflows) }
+func (t *Tree) WorkflowIDs() []string { return slices.Sorted(maps.Keys(t.Workflows)) }
 
 // StepMapIDs returns the ids of the tree's step maps in byte order.
-func (t *Tree) StepMapIDs() []string { return sortedKeys(t.StepMaps) }
+func (t *Tree) StepMapIDs() []string { return slices.Sorted(maps.Keys(t.StepMaps)) }
 
 // StepMapList returns the tree's step maps in id order.
 func (t *Tree) StepMapList() []*stepmap.Map {
@@ -136,14 +137,14 @@ func (t *Tree) StepMapList() []*stepmap.Map {
 }
 
 // PrincipleIDs returns the ids of the tree's principles in byte order.
-func (t *Tree) PrincipleIDs() []string { return sortedKeys(t.Principles) }
+func (t *Tree) PrincipleIDs() []string { return slices.Sorted(maps.Keys(t.Principles)) }
 
 // ProfileIDs returns the ids of the tree's profiles in byte order.
-func (t *Tree) ProfileIDs() []string { return sortedKeys(t.Profiles) }
+func (t *Tree) ProfileIDs() []string { return slices.Sorted(maps.Keys(t.Profiles)) }
 
 // LifecycleKinds returns the artifact kinds of the tree's lifecycles in
 // byte order.
-func (t *Tree) LifecycleKinds() []string { return sortedKeys(t.Lifecycles) }
+func (t *Tree) LifecycleKinds() []string { return slices.Sorted(maps.Keys(t.Lifecycles)) }
 
 // ProtocolRefs returns the identities of the tree's protocols, ordered by
 // id then version.
@@ -180,13 +181,4 @@ func (t *Tree) Workflow(ref ident.Ref) (*workflow.Workflow, error) {
 		d = d.WithHint("the tree holds `%s` at version %d; ask for `%s/%d` or `%s`", w.ID, w.Version, w.ID, w.Version, w.ID)
 	}
 	return nil, d
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
@@ -18,40 +19,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // render prints diagnostics as the .out files hold them: Error(), the
 // document path, the hint and related locations.
-func render(l diag.List) string {
-	var b strings.Builder
-	for _, d := range l.Sorted() {
-		b.WriteString(d.Error())
-		if d.Path != "" && d.File != "" {
-			b.WriteString(" @ " + d.Path)
-		}
-		b.WriteByte('\n')
-		if d.Hint != "" {
-			b.WriteString("  hint: " + d.Hint + "\n")
-		}
-		for _, r := range d.Related {
-			b.WriteString("  related: " + r.File + ": " + r.Message + "\n")
-		}
-	}
-	return b.String()
-}
-
-func golden(t *testing.T, file, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("diagnostics differ from %s\ngot:\n%s\nwant:\n%s", file, got, want)
-	}
-}
+var render = testkit.DetailedRelated
 
 // TestTreeFixtures loads every mini tree under testdata and compares its
 // diagnostics with testdata/<case>.out.
@@ -66,7 +34,7 @@ func TestTreeFixtures(t *testing.T) {
 		}
 		t.Run(e.Name(), func(t *testing.T) {
 			_, diags := Load(filepath.Join("testdata", e.Name()))
-			golden(t, filepath.Join("testdata", e.Name()+".out"), render(diags))
+			testkit.Golden(t, filepath.Join("testdata", e.Name()+".out"), []byte(render(diags)), *update)
 		})
 	}
 }

@@ -2,29 +2,17 @@ package workflow
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 // FuzzLoadWorkflow feeds arbitrary bytes through Load, Validate and
 // ComputeLayout: nothing may panic, every position must lie inside the
 // input, and the layout must keep its invariants.
 func FuzzLoadWorkflow(f *testing.F) {
-	for _, dir := range []string{"ok", "err"} {
-		for _, pat := range []string{"*.yaml", "*.json"} {
-			files, _ := filepath.Glob(filepath.Join("testdata", dir, pat))
-			for _, file := range files {
-				data, err := os.ReadFile(file)
-				if err != nil {
-					f.Fatal(err)
-				}
-				f.Add(data)
-			}
-		}
-	}
+	testkit.Seed(f, "testdata/ok/*.yaml", "testdata/ok/*.json", "testdata/err/*.yaml", "testdata/err/*.json")
 	f.Add([]byte(genWorkflow(12)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, diags := Load("f.yaml", data)

@@ -13,6 +13,7 @@
 package workflow
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/aepflow/aepflow/diag"
@@ -55,12 +56,7 @@ type Workflow struct {
 // StateIDs returns the declared state ids in byte-wise order, the only order
 // in which states are ever iterated.
 func (w *Workflow) StateIDs() []string {
-	ids := make([]string, 0, len(w.States))
-	for id := range w.States {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
+	return slices.Sorted(maps.Keys(w.States))
 }
 
 // GuardedCount returns the number of transitions whose simplified guard is

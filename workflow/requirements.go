@@ -197,36 +197,12 @@ func decodeSetMap(r *yamldoc.Reader, n *yaml.Node, path string, s *RequirementSe
 		}
 	}
 	s.Predicates = appendFactPredicate(r, n, path, s.Predicates)
-	eachItem(r, m, path, "evidence", "", func(it *yaml.Node, p string) {
-		if e, ok := decodeEvidence(r, it, p); ok {
-			s.Evidence = append(s.Evidence, e)
-		}
-	})
-	eachItem(r, m, path, "artifacts", "artifact", func(it *yaml.Node, p string) {
-		if a, ok := decodeArtifact(r, it, p); ok {
-			s.Artifacts = append(s.Artifacts, a)
-		}
-	})
-	eachItem(r, m, path, "reviews", "review", func(it *yaml.Node, p string) {
-		if v, ok := decodeReview(r, it, p); ok {
-			s.Reviews = append(s.Reviews, v)
-		}
-	})
-	eachItem(r, m, path, "approvals", "approval", func(it *yaml.Node, p string) {
-		if a, ok := decodeApproval(r, it, p); ok {
-			s.Approvals = append(s.Approvals, a)
-		}
-	})
-	eachItem(r, m, path, "conditional", "conditional_requirements", func(it *yaml.Node, p string) {
-		if c, ok := decodeConditional(r, it, p); ok {
-			s.Conditional = append(s.Conditional, c)
-		}
-	})
-	eachItem(r, m, path, "advisory", "", func(it *yaml.Node, p string) {
-		if a, ok := decodeAdvisory(r, it, p); ok {
-			s.Advisory = append(s.Advisory, a)
-		}
-	})
+	decodeItems(r, m, path, "evidence", "", &s.Evidence, decodeEvidence)
+	decodeItems(r, m, path, "artifacts", "artifact", &s.Artifacts, decodeArtifact)
+	decodeItems(r, m, path, "reviews", "review", &s.Reviews, decodeReview)
+	decodeItems(r, m, path, "approvals", "approval", &s.Approvals, decodeApproval)
+	decodeItems(r, m, path, "conditional", "conditional_requirements", &s.Conditional, decodeConditional)
+	decodeItems(r, m, path, "advisory", "", &s.Advisory, decodeAdvisory)
 }
 
 // appendFactPredicate gathers the keys of a set mapping that name no item
@@ -245,6 +221,17 @@ func appendFactPredicate(r *yamldoc.Reader, n *yaml.Node, path string, preds []p
 		return preds
 	}
 	return append(preds, parsePredicate(r, facts, path))
+}
+
+// decodeItems decodes every item under key (or its alias) with decode and
+// appends those that decode to dst.
+func decodeItems[T any](r *yamldoc.Reader, m *yamldoc.Map, path, key, alias string, dst *[]T,
+	decode func(*yamldoc.Reader, *yaml.Node, string) (T, bool)) {
+	eachItem(r, m, path, key, alias, func(it *yaml.Node, p string) {
+		if v, ok := decode(r, it, p); ok {
+			*dst = append(*dst, v)
+		}
+	})
 }
 
 // eachItem calls f for every item under key (or its alias), which holds one

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -20,76 +21,27 @@ func check(file string, data []byte) diag.List {
 
 // errorLines renders a list the way the .out files hold it: one d.Error()
 // per line.
-func errorLines(l diag.List) string {
-	var b strings.Builder
-	for _, d := range l {
-		b.WriteString(d.Error())
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
+var errorLines = testkit.Lines
 
-func fixtures(t *testing.T, dir string) []string {
-	t.Helper()
-	var files []string
-	for _, pat := range []string{"*.yaml", "*.json"} {
-		m, err := filepath.Glob(filepath.Join("testdata", dir, pat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		t.Fatalf("no fixtures in testdata/%s", dir)
-	}
-	return files
+// fixtures checks the documents of testdata under their base names.
+var fixtures = testkit.Fixtures{
+	Check: func(_ *testing.T, file string, data []byte) diag.List {
+		return check(filepath.Base(file), data)
+	},
+	Print:   errorLines,
+	Require: testkit.RequireDiagnostic,
 }
 
 // TestOK loads every testdata/ok document: each must load and validate
 // without a single diagnostic.
 func TestOK(t *testing.T) {
-	for _, file := range fixtures(t, "ok") {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := check(filepath.Base(file), data); len(got) > 0 {
-				t.Errorf("unexpected diagnostics:\n%s", errorLines(got))
-			}
-		})
-	}
+	fixtures.Clean(t, "testdata/ok/*.yaml", "testdata/ok/*.json")
 }
 
 // TestErr loads every testdata/err document and compares its diagnostics
 // with the sibling .out file, byte for byte.
 func TestErr(t *testing.T) {
-	for _, file := range fixtures(t, "err") {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := errorLines(check(filepath.Base(file), data))
-			if got == "" {
-				t.Fatal("no diagnostics for a document that must fail")
-			}
-			golden := strings.TrimSuffix(file, filepath.Ext(file)) + ".out"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("diagnostics differ\n--- got\n%s--- want\n%s", got, want)
-			}
-		})
-	}
+	fixtures.Golden(t, *update, "testdata/err/*.yaml", "testdata/err/*.json")
 }
 
 // TestErrFixturesCoverEveryCode makes sure each code the package documents

@@ -2,6 +2,7 @@ package yamldoc
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -169,11 +170,7 @@ func (m *Map) Done() {
 	if m.node == nil {
 		return
 	}
-	allowed := make([]string, 0, len(m.allowed))
-	for k := range m.allowed {
-		allowed = append(allowed, k)
-	}
-	slices.Sort(allowed)
+	allowed := slices.Sorted(maps.Keys(m.allowed))
 	for i := 0; i+1 < len(m.node.Content); i += 2 {
 		k := m.node.Content[i]
 		if m.allowed[k.Value] || k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {

@@ -10,6 +10,7 @@
 package artifact
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -203,25 +204,16 @@ func (g *Graph) Facts() []Binding {
 			byStatus[k][a.Status]++
 		}
 	}
-	for _, k := range sortedKeys(count) {
+	for _, k := range slices.Sorted(maps.Keys(count)) {
 		p := "artifact." + k
 		out = append(out,
 			Binding{p + ".exists", predicate.Bool(true)},
 			Binding{p + ".count", predicate.Number(float64(count[k]))},
 			Binding{p + ".approved", predicate.Bool(approved[k] > 0)},
 			Binding{p + ".approved.count", predicate.Number(float64(approved[k]))})
-		for _, s := range sortedKeys(byStatus[k]) {
+		for _, s := range slices.Sorted(maps.Keys(byStatus[k])) {
 			out = append(out, Binding{p + "." + s + ".count", predicate.Number(float64(byStatus[k][s]))})
 		}
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -3,6 +3,7 @@ package artifact
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -324,7 +325,7 @@ func findCycle(entries []entry, kind string) []string {
 		color[n] = black
 		return false
 	}
-	for _, n := range sortedKeys(edges) {
+	for _, n := range slices.Sorted(maps.Keys(edges)) {
 		if color[n] == white && visit(n) {
 			return cycle
 		}

@@ -113,3 +113,16 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendAnyForm pins the forms in which AppendAny differs on purpose
+// from trace.Compact: display-form numbers and encoding/json's escaping of
+// U+2028 and invalid UTF-8.
+func TestAppendAnyForm(t *testing.T) {
+	v := map[string]Any{"n": []Any{1.0, 0.5, 1e16, -2.0}, "s": "<\u2028\b\x01\xff>", "a": nil, "b": true}
+	var b bytes.Buffer
+	AppendAny(&b, v)
+	want := `{"a":null,"b":true,"n":[1,0.5,10000000000000000,-2],"s":"<\u2028\b\u0001\ufffd>"}`
+	if b.String() != want {
+		t.Errorf("AppendAny = %s\nwant       %s", b.String(), want)
+	}
+}

@@ -3,6 +3,7 @@ package evidence
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,6 +68,14 @@ func fromNode(r *yamldoc.Reader, n *yaml.Node, path string) (Any, bool) {
 
 // writeAny writes v as canonical JSON: object keys sorted, numbers in the
 // display form, strings escaped without HTML escaping.
+//
+// It looks like trace.Compact but differs on purpose, so the two are not
+// merged: numbers here are the engine's display form (engine.md §2.1:
+// integral values as `1`, never `1.0` or an exponent), where trace.md §1.9
+// demands serde_json's (`1.0`, `1e16`); strings here go through
+// encoding/json, which escapes U+2028/9 and replaces invalid UTF-8, where
+// §1.9 forbids both. Snapshots written with this encoding must re-encode to
+// the same bytes (engine.md §6.1), so it cannot change to the trace form.
 func writeAny(b *bytes.Buffer, v Any) {
 	switch v := v.(type) {
 	case nil:
@@ -87,13 +96,8 @@ func writeAny(b *bytes.Buffer, v Any) {
 		}
 		b.WriteByte(']')
 	case map[string]Any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		b.WriteByte('{')
-		for i, k := range keys {
+		for i, k := range slices.Sorted(maps.Keys(v)) {
 			if i > 0 {
 				b.WriteByte(',')
 			}

@@ -2,10 +2,11 @@ package textdiff
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -62,20 +63,7 @@ func TestUnified(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := Unified("old/"+c.name, "new/"+c.name, []byte(c.a), []byte(c.b))
-			path := filepath.Join("testdata", c.name+".diff")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("diff differs from %s:\n--- got\n%s--- want\n%s", path, got, want)
-			}
+			testkit.Golden(t, filepath.Join("testdata", c.name+".diff"), []byte(got), *update)
 			if back := apply(t, c.a, got); back != c.b {
 				t.Errorf("applying the diff gives %q, want %q", back, c.b)
 			}
