@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/aepflow/aepflow/internal/serdejson"
 )
 
 // Compact returns the canonical compact JSON text of v (trace.md §1.9): object
@@ -93,36 +95,8 @@ func writeCompact(b *strings.Builder, v any) {
 	}
 }
 
-func writeString(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			b.WriteString(`\"`)
-		case c == '\\':
-			b.WriteString(`\\`)
-		case c == '\b':
-			b.WriteString(`\b`)
-		case c == '\f':
-			b.WriteString(`\f`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-}
+// writeString writes s as serde_json writes a string (trace.md §1.9).
+func writeString(b *strings.Builder, s string) { b.Write(serdejson.AppendString(nil, s)) }
 
 // formatNumber writes a JSON number the way serde_json re-serialises it:
 // integers that fit 64 bits as integers, everything else as an f64.

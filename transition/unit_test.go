@@ -1,7 +1,6 @@
 package transition
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,27 +77,10 @@ func TestFlowState(t *testing.T) {
 	}
 }
 
-func TestAppendJSONString(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", `""`},
-		{`a"b\c`, `"a\"b\\c"`},
-		{"\b\f\n\r\t", `"\b\f\n\r\t"`},
-		{"\x00\x01\x1f\x7f", `"\u0000\u0001\u001f` + "\x7f" + `"`},
-		{"\x0b\x1b", `"\u000b\u001b"`},
-		{"<>&", `"<>&"`},
-		{"\u2028\u2029é✓—", "\"\u2028\u2029é✓—\""},
-		{"/", `"/"`},
-	}
-	for _, tt := range tests {
-		if got := string(AppendJSONString(nil, tt.in)); got != tt.want {
-			t.Errorf("AppendJSONString(%q) = %s, want %s", tt.in, got, tt.want)
-		}
-		var back string
-		if err := json.Unmarshal([]byte(tt.want), &back); err != nil || back != tt.in {
-			t.Errorf("%s does not decode back to %q: %q, %v", tt.want, tt.in, back, err)
-		}
-	}
-	if got := string(RefusalJSON("a \"b\"")); got != `{"reason":"a \"b\""}`+"\n" {
+// TestRefusalJSON: the refusal is exactly one object and a newline, its
+// reason escaped as serde_json escapes (package serdejson).
+func TestRefusalJSON(t *testing.T) {
+	if got := string(RefusalJSON("a \"b\"\n<&>")); got != `{"reason":"a \"b\"\n<&>"}`+"\n" {
 		t.Errorf("RefusalJSON = %q", got)
 	}
 }
