@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/testkit"
+	"github.com/aepflow/aepflow/internal/testshared"
+
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/workflow"
 )
@@ -17,20 +20,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // golden compares got with testdata/<name>, rewriting it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	testkit.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 // load reads and validates a workflow file, failing the test on errors.
@@ -50,29 +40,8 @@ func load(t testing.TB, path string) *workflow.Workflow {
 	return w
 }
 
-// sharedDir returns ../shared beside the module root, skipping without it.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skip("../shared is absent")
-	}
-	return shared
-}
+// sharedDir returns ../shared, skipping the test without it.
+func sharedDir(t *testing.T) string { return testshared.Dir(t) }
 
 // specBlock returns the first fenced code block after the heading that
 // starts with heading in the spec file.
