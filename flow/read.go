@@ -126,13 +126,13 @@ func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 		if err == io.EOF {
 			return nil, parseError(file, "YAML", diag.Pos{Line: 1, Column: 1}, "the document is empty")
 		}
-		return nil, parseError(file, "YAML", yamlErrorPos(err), yamlPrefix.ReplaceAllString(err.Error(), ""))
+		return nil, parseError(file, "YAML", yamlErrorPos(err, data), yamlPrefix.ReplaceAllString(err.Error(), ""))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
 		pos := diag.Pos{Line: extra.Line, Column: extra.Column}
 		if err != nil {
-			pos = yamlErrorPos(err)
+			pos = yamlErrorPos(err, data)
 		}
 		if !pos.IsValid() {
 			pos = diag.Pos{Line: 1, Column: 1}
@@ -143,10 +143,13 @@ func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 	return c.convert(&doc, 0)
 }
 
-func yamlErrorPos(err error) diag.Pos {
+func yamlErrorPos(err error, data []byte) diag.Pos {
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 		if n, e := strconv.Atoi(m[1]); e == nil {
-			return diag.Pos{Line: n, Column: 1}
+			// yaml.v3 also breaks lines at a lone CR, and names the line
+			// after the last at end of input; positions here count LF
+			// lines, as node positions do (yamlConv.lines).
+			return diag.Pos{Line: min(n, bytes.Count(data, []byte("\n"))+1), Column: 1}
 		}
 	}
 	return diag.Pos{Line: 1, Column: 1}

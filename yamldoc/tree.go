@@ -31,6 +31,24 @@ func deepestBeyond(root *yaml.Node, limit int) *yaml.Node {
 	return nil
 }
 
+// clampLines moves nodes yaml.v3 places after the last line (the empty
+// value of "--- " at end of input sits on "line 2") onto the last line, so
+// that every position names a line of the file.
+func clampLines(root *yaml.Node, lines int) {
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil {
+			continue
+		}
+		if n.Line > lines {
+			n.Line, n.Column = lines, 1
+		}
+		stack = append(stack, n.Content...)
+	}
+}
+
 // checkTree reports anchors, aliases, merge keys, non-string keys and
 // duplicate keys anywhere under n. Depth was bounded by Parse already.
 func (d *Document) checkTree(n *yaml.Node, diags *diag.List) {

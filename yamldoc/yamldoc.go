@@ -89,6 +89,7 @@ func Parse(file string, data []byte) (*Document, diag.List) {
 			At(file, PosOf(deep)))
 		return nil, diags
 	}
+	clampLines(root, lineCount(data))
 	doc := &Document{File: file, Data: data, Root: root}
 	doc.checkTree(root, &diags)
 	return doc, diags

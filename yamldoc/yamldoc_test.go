@@ -153,3 +153,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A value yaml.v3 places after the end of input ("--- " without a line
+// break) is positioned on the last line (found by stepmap's FuzzLoadStepMap).
+func TestPositionsStayInsideTheInput(t *testing.T) {
+	for _, src := range []string{"---", "--- ", "# c\n---", "\r---"} {
+		doc, diags := Parse("f.yaml", []byte(src))
+		if doc == nil || doc.Root == nil {
+			t.Fatalf("%q: no root: %v", src, diags)
+		}
+		if n := lineCount([]byte(src)); doc.Root.Line > n || doc.Root.Line < 1 {
+			t.Errorf("%q: root on line %d of %d", src, doc.Root.Line, n)
+		}
+	}
+}

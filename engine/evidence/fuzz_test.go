@@ -24,16 +24,55 @@ func decodeOne(t testing.TB, data []byte) Record {
 	return rec
 }
 
+// maxFuzzInput bounds the inputs FuzzReadDocument reads, in bytes.
+//
+// Why a bound: whenever the Go fuzzer finds an input with new coverage, a
+// worker minimizes it before fuzzing on, and the byte minimizer tries every
+// cut v[:i]+v[j:] — about n²/2 calls of the fuzz function, each a YAML parse
+// linear in n, so cubic in n overall. Seeded with the whole 2.3 KB
+// all-kinds.yaml, every interesting mutant of it took minutes to minimize
+// (capped only by -fuzzminimizetime, 60 s by default): both workers sat in
+// the minimizer, the coordinator logged "execs: N (0/sec)" and the CI run
+// made no progress. Minimization execs are not counted until it ends, and
+// no single call is slow, which is why watchdogs in the body never fired.
+//
+// Records are read independently of each other and the largest real one is
+// under 300 bytes, so a bound that fits one record (or two small ones) loses
+// nothing the target checks; TestProjections reads the whole file.
+const maxFuzzInput = 320
+
+// splitRecords cuts an evidence list in block style into one document per
+// record, each a one-element list, to seed the fuzzer with small inputs.
+func splitRecords(data []byte) [][]byte {
+	var out [][]byte
+	for _, part := range bytes.SplitAfter(data, []byte("\n- ")) {
+		rec := bytes.TrimSuffix(part, []byte("- "))
+		if !bytes.HasPrefix(rec, []byte("- ")) {
+			rec = append([]byte("- "), rec...)
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
 // FuzzReadDocument: evidence documents never panic, positions stay inside
-// the input, and admitted records re-encode stably.
+// the input, and admitted records re-encode stably. Inputs over
+// maxFuzzInput bytes are outside its domain (see there for why).
 func FuzzReadDocument(f *testing.F) {
-	if data, err := os.ReadFile("testdata/all-kinds.yaml"); err == nil {
-		f.Add(data)
+	data, err := os.ReadFile("testdata/all-kinds.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, rec := range splitRecords(data) {
+		f.Add(rec)
 	}
 	f.Add([]byte("- {kind: diff, observed_at: 2024-01-01, producer: {producer: agent, id: a}}"))
 	f.Add([]byte("[]"))
 	f.Add([]byte("\"0\r\r")) // a syntax error on a CR-counted line
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFuzzInput {
+			return
+		}
 		recs, diags := ReadDocument("f.yaml", data, now)
 		// YAML breaks lines at LF, CR and CRLF.
 		text := bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
@@ -63,4 +102,27 @@ func FuzzReadDocument(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFuzzSeeds checks the fuzz seeds: every record of all-kinds.yaml is
+// one seed, admitted on its own, and within maxFuzzInput (a seed over the
+// bound would be skipped by the target and fuzz nothing).
+func TestFuzzSeeds(t *testing.T) {
+	data, err := os.ReadFile("testdata/all-kinds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := splitRecords(data)
+	if want := len(readAll(t)); len(seeds) != want {
+		t.Fatalf("%d seeds, want one per record (%d)", len(seeds), want)
+	}
+	for i, s := range seeds {
+		if len(s) > maxFuzzInput {
+			t.Errorf("seed %d is %d bytes, over maxFuzzInput (%d)", i, len(s), maxFuzzInput)
+		}
+		recs, diags := ReadDocument("seed.yaml", s, now)
+		if len(recs) != 1 || diags.HasErrors() {
+			t.Errorf("seed %d: %d records, %v\n%s", i, len(recs), diags, s)
+		}
+	}
 }
