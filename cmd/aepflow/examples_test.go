@@ -1,0 +1,34 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExamplesAreCurrent keeps the committed example outputs honest, the
+// way a project using aepflow keeps its own: each generating command runs
+// with --check and must find its file up to date. The README's first
+// command projects the same tree.
+func TestExamplesAreCurrent(t *testing.T) {
+	examples := filepath.Join("..", "..", "examples")
+	tree := filepath.Join(examples, "tree")
+	commands := [][]string{
+		{"validate", "--root", tree},
+		{"flow", "--root", tree, "--id", "demo/review", "--map", "demo/review-steps", "--check",
+			"--out", filepath.Join(examples, "flows", "demo-review.yaml")},
+		{"render", "--root", tree, "--id", "demo/review", "--format", "mermaid", "--check",
+			"--out", filepath.Join(examples, "diagrams", "demo-review.mmd")},
+		{"render", "--root", tree, "--id", "demo/review", "--format", "dot", "--check",
+			"--out", filepath.Join(examples, "diagrams", "demo-review.dot")},
+		{"plan", "--flow", filepath.Join(examples, "flows", "demo-review.yaml")},
+	}
+	for _, args := range commands {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, nil, &stdout, &stderr); code != exitOK {
+			t.Errorf("aepflow %s: exit %d\n%s%s(regenerate with the commands in examples/README.md)",
+				strings.Join(args, " "), code, stdout.String(), stderr.String())
+		}
+	}
+}
