@@ -50,6 +50,7 @@ type Evaluation struct {
 // lacks.
 type ErrUnknownState struct{ State, Workflow string }
 
+// Error says which state is unknown.
 func (e *ErrUnknownState) Error() string {
 	return fmt.Sprintf("state `%s` is not a state of workflow `%s`", e.State, e.Workflow)
 }

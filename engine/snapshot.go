@@ -136,6 +136,7 @@ func DecodeSnapshot(file string, data []byte) (*Snapshot, diag.List) {
 // RestoreError is a snapshot that cannot be restored onto a plan.
 type RestoreError struct{ Message string }
 
+// Error returns the refusal's message.
 func (e *RestoreError) Error() string { return e.Message }
 
 // Restore builds an execution of plan from snapshot s and graph (engine.md

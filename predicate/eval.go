@@ -92,6 +92,7 @@ func (m MapFacts) Lookup(path string) (Value, bool) {
 // noFacts is the store used when Eval is handed a nil Facts.
 type noFacts struct{}
 
+// Lookup observes nothing.
 func (noFacts) Lookup(string) (Value, bool) { return Value{}, false }
 
 // Scales are the protocol's ordered text lists (engine.md §2.3), by scale

@@ -28,6 +28,7 @@ type exitError struct {
 	err  error
 }
 
+// Error returns the wrapped error's message, or the exit status.
 func (e *exitError) Error() string {
 	if e.err == nil {
 		return fmt.Sprintf("exit status %d", e.code)
@@ -35,6 +36,7 @@ func (e *exitError) Error() string {
 	return e.err.Error()
 }
 
+// Unwrap returns the wrapped error.
 func (e *exitError) Unwrap() error { return e.err }
 
 // exitWith returns an error that makes run exit with code, printing err (if
