@@ -8,42 +8,34 @@ import (
 
 	"github.com/aepflow/aepflow/flow"
 	"github.com/aepflow/aepflow/internal/atomicfile"
+	"github.com/aepflow/aepflow/project"
 	"github.com/spf13/cobra"
 )
 
 func init() { register(newHooksCmd) }
 
-// projectMarkerDir returns the name of the project's marker directory:
-// `.engineering`, or $AEP_PROJECT_DIR when set and not blank (engine.md §7.1).
-func projectMarkerDir() string {
-	if d := os.Getenv("AEP_PROJECT_DIR"); d != "" {
-		return d
-	}
-	return ".engineering"
-}
-
-// discoverProject searches from dir upward, at most 12 directories, for the
-// first one holding `<marker>/project.yaml` (engine.md §7.1); it returns dir
-// itself when there is none.
+// discoverProject finds the project the way the hook will (engine.md §7.1,
+// package project): the nearest directory from dir upward holding
+// `.engineering/project.yaml` (or $AEP_PROJECT_DIR's name). It returns dir
+// itself when there is none, so that a hooks file can be written before the
+// project is set up.
 func discoverProject(dir string) string {
-	marker := projectMarkerDir()
-	for d, i := dir, 0; i < 12; i++ {
-		if st, err := os.Stat(filepath.Join(d, marker, "project.yaml")); err == nil && !st.IsDir() {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
+	eng, err := project.EngineeringDirName(os.Getenv)
+	if err != nil {
+		return dir
 	}
-	return dir
+	found, err := project.FindProject(dir, false, eng)
+	if err != nil {
+		return dir
+	}
+	return found
 }
 
 func newHooksCmd() *cobra.Command {
-	var out, project, root, task, store, stepMap, runID string
+	var out, projectDir, root, task, store, stepMap, runID string
+	var pluginDirs []string
 	cmd := &cobra.Command{
-		Use:   "hooks --out FILE [--project DIR] [--root DIR] [--task FILE] [--store DIR] [--map FILE|ID] [--run TASK/N]",
+		Use:   "hooks --out FILE [--project DIR] [--root DIR] [--task FILE] [--store DIR] [--map FILE|ID] [--run TASK/N] [--plugin-dir DIR]...",
 		Short: "Write the b10x harness hooks file that wires `aepflow drive transition`",
 		Long: `hooks writes the hooks file for ` + "`b10x-harness workflow run --hooks FILE`" + `: version 1
 and one transition hook whose command is this aepflow binary (absolute path),
@@ -53,8 +45,8 @@ Hooks run in the harness's working directory, not the workspace, so every
 path is made absolute: the binary, --project (discovered when not given: the
 nearest directory at most 12 levels up holding .engineering/project.yaml,
 else the current directory), --root, --task, --store and --map when it names
-an existing file (otherwise it is kept as a step-map id). --run is copied as
-given. The file is written atomically and its path printed.
+an existing file (otherwise it is kept as a step-map id), and each
+--plugin-dir. --run is copied as given. The file is written atomically and its path printed.
 
 Exit codes: 0 written, 1 the file could not be written, 2 usage error.`,
 		Example: `  aepflow hooks --out hooks.json
@@ -72,19 +64,19 @@ Exit codes: 0 written, 1 the file could not be written, 2 usage error.`,
 			if exe, err = filepath.Abs(exe); err != nil {
 				return exitWith(exitUndecided, err)
 			}
-			if project == "" {
+			if projectDir == "" {
 				wd, err := os.Getwd()
 				if err != nil {
 					return exitWith(exitUndecided, err)
 				}
-				project = discoverProject(wd)
+				projectDir = discoverProject(wd)
 			}
 			argv := []string{exe, "drive", "transition"}
 			for _, f := range []struct {
 				name, value string
 				path        bool
 			}{
-				{"--project", project, true}, {"--root", root, true}, {"--task", task, true},
+				{"--project", projectDir, true}, {"--root", root, true}, {"--task", task, true},
 				{"--store", store, true}, {"--map", stepMap, isFile(stepMap)}, {"--run", runID, false},
 			} {
 				if f.value == "" {
@@ -97,6 +89,13 @@ Exit codes: 0 written, 1 the file could not be written, 2 usage error.`,
 					}
 				}
 				argv = append(argv, f.name, v)
+			}
+			for _, d := range pluginDirs {
+				abs, err := filepath.Abs(d)
+				if err != nil {
+					return exitWith(exitUndecided, err)
+				}
+				argv = append(argv, "--plugin-dir", abs)
 			}
 			var b bytes.Buffer
 			if err := flow.WriteHooks(&b, flow.TransitionHooks(argv)); err != nil {
@@ -111,12 +110,13 @@ Exit codes: 0 written, 1 the file could not be written, 2 usage error.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&out, "out", "", "hooks file to write (JSON)")
-	f.StringVar(&project, "project", "", "project directory holding .engineering/ (default: discovered)")
+	f.StringVar(&projectDir, "project", "", "project directory holding .engineering/ (default: discovered)")
 	f.StringVar(&root, "root", "", "document tree passed to drive transition")
 	f.StringVar(&task, "task", "", "task document passed to drive transition")
 	f.StringVar(&store, "store", "", "planning store passed to drive transition")
 	f.StringVar(&stepMap, "map", "", "step map file or id passed to drive transition")
 	f.StringVar(&runID, "run", "", "run id TASK/N passed to drive transition")
+	f.StringArrayVar(&pluginDirs, "plugin-dir", nil, "plugin directory passed to drive transition (repeatable; accepted and ignored by the verb)")
 	return cmd
 }
 
