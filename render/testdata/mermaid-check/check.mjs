@@ -7,7 +7,8 @@
 //   cd render/testdata/mermaid-check && npm install && npm run check
 //   npm run probe   # re-derive the identifiers that break Mermaid (mmReserved)
 //
-// Exit 0 when every golden passes; 1 otherwise.
+// Exit 0 when every golden passes; 1 otherwise. The model checks need
+// Mermaid 11: Mermaid 10 fills its model only when it renders.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,8 @@ mermaid.initialize({ startOnLoad: false });
 // model parses src and returns Mermaid's states and relations, or throws.
 async function model(src) {
   const d = await mermaid.mermaidAPI.getDiagramFromText(src);
-  return { states: d.db.getStates(), relations: d.db.getRelations() };
+  const st = d.db.getStates(); // a Map in Mermaid 11, a plain object in Mermaid 10
+  return { states: st instanceof Map ? st : new Map(Object.entries(st)), relations: d.db.getRelations() };
 }
 
 // problems compares what the golden declares with what Mermaid read.
