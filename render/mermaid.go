@@ -118,7 +118,12 @@ func MermaidWarnings(w *workflow.Workflow) diag.List {
 }
 
 // mmIdentOf maps a state id to a Mermaid identifier: every character that is not
-// an ASCII letter or digit becomes `_` (rendering.md §4.1).
+// an ASCII letter or digit becomes `_` (rendering.md §4.1). An identifier
+// that Mermaid would not read as a plain state (see mmReserved) gets a
+// trailing `_`; a validated state id never ends in a separator, so its
+// reference identifier never ends in `_` and cannot clash with a suffixed one.
+// MermaidWarnings groups by this final mapping, so any clash left (between
+// unvalidated ids) is still reported.
 func mmIdentOf(id string) string {
 	var b strings.Builder
 	for _, r := range id {
@@ -131,7 +136,26 @@ func mmIdentOf(id string) string {
 	if b.Len() == 0 {
 		return "_"
 	}
+	if mmReserved[strings.ToLower(b.String())] {
+		b.WriteByte('_')
+	}
 	return b.String()
+}
+
+// mmReserved holds, lowercased, the identifiers that break Mermaid's
+// stateDiagram-v2 (checked against mermaid 11.17.2, docs/decisions.md
+// "Mermaid identifiers"). Its lexer matches keywords case-insensitively and
+// before plain identifiers: `click`, `href` and `default` fail everywhere;
+// `class`, `classdef`, `note`, `scale`, `state`, `statediagram` and `style`
+// fail before a space (`note --> a`); `acctitle` and `accdescr` before a
+// colon turn a state declaration into the diagram's accessible title or
+// description. `root_start` and `root_end` are the names Mermaid gives the
+// top-level `[*]` start and end, so a state so named merges with them.
+var mmReserved = map[string]bool{
+	"accdescr": true, "acctitle": true, "class": true, "classdef": true,
+	"click": true, "default": true, "href": true, "note": true,
+	"root_end": true, "root_start": true, "scale": true, "state": true,
+	"statediagram": true, "style": true,
 }
 
 // esc makes text safe in a Mermaid label (rendering.md §4.1): CR and LF

@@ -127,6 +127,10 @@ var fixtureCases = []struct {
 	}}, true},
 	{"special", "special.yaml", Options{}, true},
 	{"special-clusters", "special.yaml", Options{ClusterPhases: true}, false},
+	{"keywords", "keywords.yaml", Options{}, true},
+	{"keywords-overlay", "keywords.yaml", Options{Overlay: &Overlay{
+		Task: "KW-1", Current: "note", Entered: []string{"click", "href", "default", "state", "note"},
+	}}, true},
 }
 
 func TestGoldens(t *testing.T) {
@@ -245,5 +249,61 @@ func TestOverlayLine(t *testing.T) {
 		if got := c.ov.Line(); got != c.want {
 			t.Errorf("Line(%+v) = %q, want %q", c.ov, got, c.want)
 		}
+	}
+}
+
+// oddIDs builds, without validation, a workflow whose ids no validated
+// workflow could hold but Mermaid must still read: digit-leading,
+// punctuation-only and upper-case keyword ids.
+func oddIDs() *workflow.Workflow {
+	ids := []string{"1st", "42", "-", "./", "Click", "NOTE", "Root-Start", "x"}
+	w := &workflow.Workflow{ID: "demo/odd", Version: 1, Title: "Odd", Initial: ids[0],
+		States: map[string]*workflow.State{}}
+	for i, id := range ids {
+		w.States[id] = &workflow.State{ID: id, Title: "T " + id, Terminal: i == len(ids)-1}
+		if i > 0 {
+			w.Transitions = append(w.Transitions, &workflow.Transition{Index: i - 1,
+				From: ids[i-1], To: id, When: predicate.Truthy{Path: "f.s" + id}})
+		}
+	}
+	return w
+}
+
+func TestOddIDs(t *testing.T) {
+	w := oddIDs()
+	mmd := Mermaid(w, Options{})
+	checkMermaid(t, mmd)
+	golden(t, "odd.mmd.golden", mmd)
+	if d := MermaidWarnings(w); len(d) != 0 {
+		t.Errorf("unexpected warnings %v", d)
+	}
+}
+
+func TestMmIdentOf(t *testing.T) {
+	for id, want := range map[string]string{
+		"receive": "receive", "release/canary": "release_canary", "": "_", "..": "__",
+		"1st": "1st", "end": "end", "direction": "direction", "as": "as", "notes": "notes",
+		"note": "note_", "Note": "Note_", "class": "class_", "classdef": "classdef_",
+		"click": "click_", "default": "default_", "href": "href_", "scale": "scale_",
+		"state": "state_", "statediagram": "statediagram_", "style": "style_",
+		"acctitle": "acctitle_", "accDescr": "accDescr_", "root_start": "root_start_",
+		"root/end": "root_end_", "root.end.x": "root_end_x", "note_": "note_",
+	} {
+		if got := mmIdentOf(id); got != want {
+			t.Errorf("mmIdentOf(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestMermaidWarningsSuffix checks that a suffixed keyword is collision-checked
+// like any identifier: `note` and the unvalidated `note_` both become `note_`.
+func TestMermaidWarningsSuffix(t *testing.T) {
+	w := &workflow.Workflow{ID: "demo/clash", Version: 1, Initial: "note", States: map[string]*workflow.State{
+		"note":  {ID: "note", Title: "A"},
+		"note_": {ID: "note_", Title: "B", Terminal: true},
+	}}
+	d := MermaidWarnings(w)
+	if len(d) != 1 || d[0].Code != CodeMermaidIdentCollision || !strings.Contains(d[0].Message, "`note`, `note_`") {
+		t.Fatalf("warnings = %v, want one %s naming `note` and `note_`", d, CodeMermaidIdentCollision)
 	}
 }

@@ -148,6 +148,9 @@ func mermaidProblem(out string) string {
 		if strings.Count(line, " --> ") > 1 {
 			return where + ": two arrows"
 		}
+		if id := reservedIdent(line); !inNote && id != "" {
+			return where + ": identifier `" + id + "` is a Mermaid keyword"
+		}
 		switch {
 		case inNote && line == "    end note":
 			inNote = false
@@ -163,6 +166,31 @@ func mermaidProblem(out string) string {
 	}
 	if inNote {
 		return "unterminated note"
+	}
+	return ""
+}
+
+// reservedIdent returns the first identifier of a Mermaid statement line
+// that Mermaid would not read as a plain state (mmReserved), or "".
+func reservedIdent(line string) string {
+	stmt := strings.TrimPrefix(line, "    ")
+	var ids []string
+	switch {
+	case strings.HasPrefix(stmt, "note "):
+		f := strings.Fields(stmt)
+		ids = f[len(f)-1:]
+	case strings.HasPrefix(stmt, "class "):
+		f := strings.Fields(strings.ReplaceAll(stmt, ",", " "))
+		ids = f[1 : len(f)-1]
+	case strings.HasPrefix(stmt, "classDef ") || stmt == "end note":
+	default:
+		head, _, _ := strings.Cut(stmt, ": ")
+		ids = strings.Split(head, " --> ")
+	}
+	for _, id := range ids {
+		if mmReserved[strings.ToLower(id)] {
+			return id
+		}
 	}
 	return ""
 }
@@ -208,4 +236,19 @@ func FuzzEscaping(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMermaidProblemKeywords checks that the structural check itself rejects
+// keyword identifiers, so the goldens' checks could fail.
+func TestMermaidProblemKeywords(t *testing.T) {
+	const head = "%% x\nstateDiagram-v2\n    direction TB\n"
+	for _, line := range []string{"note: N", "a --> Note", "[*] --> click", "note right of state",
+		"class a, style visited", "root_end --> [*]"} {
+		if p := mermaidProblem(head + "    " + line + "\n"); !strings.Contains(p, "Mermaid keyword") {
+			t.Errorf("%q: problem %q, want a keyword problem", line, p)
+		}
+	}
+	if p := mermaidProblem(head + "    note_ --> end: g\n    note right of note_\n        needs state\n    end note\n"); p != "" {
+		t.Errorf("safe diagram: %s", p)
+	}
 }
