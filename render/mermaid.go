@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -23,11 +24,11 @@ func Mermaid(w *workflow.Workflow, opts Options) []byte {
 	b.WriteString("stateDiagram-v2\n")
 	b.WriteString("    direction TB\n")
 	for _, n := range s.nodes {
-		writeLabelled(&b, mmIdentOf(n.id), esc(n.title))
+		writeLabelled(&b, mmIdentOf(n.id), escLabel(n.title))
 	}
 	fmt.Fprintf(&b, "    [*] --> %s\n", mmIdentOf(w.Initial))
 	for _, e := range s.edges {
-		writeLabelled(&b, mmIdentOf(e.from)+" --> "+mmIdentOf(e.to), esc(e.guard))
+		writeLabelled(&b, mmIdentOf(e.from)+" --> "+mmIdentOf(e.to), escLabel(e.guard))
 	}
 	for _, n := range s.nodes {
 		if n.terminal {
@@ -176,6 +177,34 @@ func esc(text string) string {
 	}, text)
 	text = strings.ReplaceAll(text, "--", "—")
 	return strings.TrimSpace(text)
+}
+
+// mmDirection matches what Mermaid's lexer reads as a direction statement
+// anywhere in a line, in any case.
+var mmDirection = regexp.MustCompile(`(?i)(direc)(tion\s+(?:tb|bt|lr|rl))`)
+
+// escLabel is esc for a state title or a guard: a statement's label.
+func escLabel(text string) string { return labelSafe(esc(text)) }
+
+// labelSafe keeps a title or guard from breaking Mermaid 11, which the
+// reference's esc does not (docs/decisions.md, "Mermaid identifiers"): a
+// `;` ends a label (it becomes U+037E GREEK QUESTION MARK, which looks the
+// same), `::` and a trailing `:` are parse errors (they become U+2236
+// RATIO), and
+// `direction tb` and the like anywhere in a line turn the whole line into a
+// direction statement (a zero-width space splits the word). Labels without
+// these read exactly as the reference writes them. Note lines are
+// not statements and need none of this.
+func labelSafe(text string) string {
+	if !strings.ContainsAny(text, ";:dD") {
+		return text
+	}
+	text = strings.ReplaceAll(text, ";", "\u037e")
+	text = strings.ReplaceAll(text, "::", "\u2236\u2236")
+	if strings.HasSuffix(text, ":") {
+		text = strings.TrimSuffix(text, ":") + "\u2236"
+	}
+	return mmDirection.ReplaceAllString(text, "${1}\u200b${2}")
 }
 
 // escNote is esc for a note line, which must not read as the note's end:

@@ -128,6 +128,7 @@ var fixtureCases = []struct {
 	{"special", "special.yaml", Options{}, true},
 	{"special-clusters", "special.yaml", Options{ClusterPhases: true}, false},
 	{"keywords", "keywords.yaml", Options{}, true},
+	{"labels", "labels.yaml", Options{}, true},
 	{"keywords-overlay", "keywords.yaml", Options{Overlay: &Overlay{
 		Task: "KW-1", Current: "note", Entered: []string{"click", "href", "default", "state", "note"},
 	}}, true},
