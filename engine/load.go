@@ -97,13 +97,23 @@ type ExtraDir struct {
 // principle's id is `duplicate_principle`). Each file is read and parsed
 // once. An extra directory of a Kind that is not one of Dirs is skipped.
 func LoadDocumentsExtra(root string, extra ...ExtraDir) (*Documents, diag.List) {
+	docs, _, diags := LoadTreeExtra(root, extra...)
+	return docs, diags
+}
+
+// LoadTreeExtra is LoadDocumentsExtra that also returns the tree it read,
+// for a caller that needs the shared models behind the engine's documents
+// (aepflow drive transition cross-validates an explicit step map against
+// the tree's workflow the task resolved to, without loading it twice). The
+// tree holds the extra directories' documents too; its Root is root.
+func LoadTreeExtra(root string, extra ...ExtraDir) (*Documents, *tree.Tree, diag.List) {
 	t, diags := tree.LoadKinds(root, docKinds...)
 	for _, x := range extra {
 		if kind, ok := dirKind(x.Kind); ok {
 			diags.Extend(t.AddDir(x.Dir, kind))
 		}
 	}
-	return FromTree(t), diags.Sorted()
+	return FromTree(t), t, diags.Sorted()
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

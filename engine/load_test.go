@@ -90,6 +90,26 @@ func TestLoadDocumentsExtra(t *testing.T) {
 	}
 }
 
+// TestLoadTreeExtra: the tree returned is the one the documents came from,
+// extra directories included, and drivers/ is not read.
+func TestLoadTreeExtra(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"principles/a.yaml": guardPrinciple,
+		"drivers/x.yaml":    "format: [unclosed\n",
+	})
+	local := writeTree(t, map[string]string{"other.yaml": "id: other\ntitle: Other\nverification: [test-runner]\n"})
+	docs, tr, diags := LoadTreeExtra(root, ExtraDir{Kind: "principles", Dir: local})
+	if diags.HasErrors() {
+		t.Fatalf("diags = %v (drivers/ must not be read)", diags)
+	}
+	if tr.Root != root || len(tr.StepMaps) != 0 {
+		t.Errorf("tree root = %q, step maps = %v", tr.Root, tr.StepMapIDs())
+	}
+	if got := strings.Join(tr.PrincipleIDs(), " "); got != "guard other" || len(docs.Principles) != 2 {
+		t.Errorf("tree principles = %q, documents hold %d", got, len(docs.Principles))
+	}
+}
+
 // TestLoadDocumentDecodesOneFile: one file through the shared decoders;
 // a shape error keeps it out.
 func TestLoadDocumentDecodesOneFile(t *testing.T) {
