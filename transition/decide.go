@@ -12,6 +12,7 @@ import (
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/internal/diagline"
 	"github.com/aepflow/aepflow/project"
+	"github.com/aepflow/aepflow/tree"
 )
 
 // Kind is the kind of an answer.
@@ -196,7 +197,7 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	if loc == nil {
 		return nil, out
 	}
-	docs, diags := engine.LoadDocumentsExtra(loc.root, loc.extra...)
+	docs, docTree, diags := engine.LoadTreeExtra(loc.root, loc.extra...)
 	if diags.HasErrors() {
 		return nil, cannot("cannot load the documents: %s", diagline.Join(diags))
 	}
@@ -217,8 +218,8 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 		return nil, cannot("cannot resolve task `%s`: %s", task.ID, diagline.Join(diags))
 	}
 	if opts.Map != "" {
-		if err := CheckMap(opts.Map, loc.root, plan.Workflow); err != nil {
-			return nil, cannot("--map %s: %v", opts.Map, err)
+		if out, ok := checkMap(opts.Map, docTree, plan.Workflow); !ok {
+			return nil, out
 		}
 	}
 	now := opts.Now
@@ -242,6 +243,19 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 		return nil, cannot("run %s: cannot restore the snapshot: %v", run.ID, err)
 	}
 	return &Positioned{Exec: exec, Run: run}, Outcome{}
+}
+
+// checkMap resolves --map against the tree's model of the workflow the
+// plan resolved: the same document the engine adapted, never a second load.
+func checkMap(x string, t *tree.Tree, ew *engine.Workflow) (Outcome, bool) {
+	w := t.Workflows[ew.ID]
+	if w == nil || w.File != ew.File {
+		return cannot("--map %s: the tree does not hold workflow `%s` as the engine resolved it", x, ew.Ref()), false
+	}
+	if err := CheckMap(x, t, w); err != nil {
+		return cannot("--map %s: %v", x, err), false
+	}
+	return Outcome{}, true
 }
 
 // location is where the documents, task, store and run are.

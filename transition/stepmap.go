@@ -1,116 +1,82 @@
 package transition
 
 import (
+	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/internal/diagline"
-	"github.com/aepflow/aepflow/yamldoc"
+	"github.com/aepflow/aepflow/stepmap"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
 )
 
-// StepMapFormat is the format tag of a step map (documents.md §8).
-const StepMapFormat = "aep.driver-steps/1"
+// errNotAFile tells stepmap.Select that x is not a file to read.
+var errNotAFile = errors.New("not a file")
 
-// mapHeader is what the verb reads of a step map: enough to select it and
-// check its pin. The map never changes an answer (engine.md §9).
-type mapHeader struct {
-	File     string
-	ID       string
-	Workflow ident.Ref
-}
-
-// CheckMap resolves an explicit --map (documents.md §8.5): an existing file
-// is read as a step map; otherwise x must be a dotted step-map id found
-// under `<root>/drivers`. The map must pin the plan's workflow id and
-// major. Only the header (`format`, `id`, `workflow`) is checked.
-func CheckMap(x, root string, wf *engine.Workflow) error {
-	var h *mapHeader
-	if st, err := os.Stat(x); err == nil && st.Mode().IsRegular() {
-		if h, err = readMapHeader(x); err != nil {
-			return err
-		}
-	} else {
-		if err := ident.Check(ident.Dotted, x); err != nil {
-			return fmt.Errorf("neither a file nor a step map id: %v", err)
-		}
-		if h, err = findMap(x, filepath.Join(root, "drivers")); err != nil {
-			return err
-		}
+// CheckMap resolves an explicit --map x (documents.md §8.5) and checks it
+// against w, the workflow the task resolved to, taken from t, the tree the
+// engine loaded. An existing regular file is loaded as a step map and
+// validated structurally (§8.3); otherwise x must be a dotted step-map id
+// declared under `<t.Root>/drivers/`, which is read only then (engine.md
+// §1.1) and added to t. The map is then cross-validated against w (§8.4).
+// The error, when any, is one line naming the map and every problem; a
+// step map never changes an answer otherwise (engine.md §9).
+func CheckMap(x string, t *tree.Tree, w *workflow.Workflow) error {
+	m, diags := selectMap(x, t)
+	if diags.HasErrors() {
+		return fmt.Errorf("%s", problems(diags))
 	}
-	if h.Workflow.ID != wf.ID || h.Workflow.Major != wf.Version {
-		return fmt.Errorf("step map `%s` pins workflow `%s`, but the task runs `%s`", h.ID, h.Workflow, wf.Ref())
+	if m == nil {
+		return fmt.Errorf("the file holds no step map")
+	}
+	if diags := m.CrossValidate(w); diags.HasErrors() {
+		return fmt.Errorf("step map `%s` (%s) does not fit workflow `%s/%d`: %s", m.ID, m.File, w.ID, w.Version, problems(diags))
 	}
 	return nil
 }
 
-// findMap looks id up among the tree's step maps.
-func findMap(id, drivers string) (*mapHeader, error) {
-	var files []string
-	_ = filepath.WalkDir(drivers, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+// selectMap is stepmap.Select with the verb's reading rules: a file is
+// read under the tree's size bound; an id is checked before drivers/ is
+// walked, so a malformed id never reads the tree. Problems of drivers/
+// refuse the map too, since a broken or duplicate file may be the one the
+// id names.
+func selectMap(x string, t *tree.Tree) (*stepmap.Map, diag.List) {
+	if st, err := os.Stat(x); err == nil && st.Mode().IsRegular() {
+		data, diags := tree.ReadFile(x)
+		if data == nil {
+			return nil, diags
 		}
-		if path != drivers && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if ext := filepath.Ext(path); !d.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json") {
-			files = append(files, path)
-		}
-		return nil
-	})
-	slices.Sort(files)
-	for _, f := range files {
-		h, err := readMapHeader(f)
-		if err != nil {
-			return nil, err
-		}
-		if h.ID == id {
-			return h, nil
-		}
+		return stepmap.Select(x, nil, func(string) ([]byte, error) { return data, nil })
 	}
-	return nil, fmt.Errorf("no step map `%s` under %s", id, drivers)
+	notAFile := func(string) ([]byte, error) { return nil, errNotAFile }
+	if ident.Check(ident.Dotted, x) != nil {
+		return stepmap.Select(x, nil, notAFile)
+	}
+	diags := t.AddDir(filepath.Join(t.Root, "drivers"), tree.KindStepMap)
+	m, ds := stepmap.Select(x, t.StepMapList(), notAFile)
+	diags.Extend(ds)
+	return m, diags
 }
 
-// readMapHeader reads a step map's format, id and workflow pin.
-func readMapHeader(file string) (*mapHeader, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	doc, diags := yamldoc.Parse(file, data)
-	if diags.HasErrors() || doc == nil {
-		if doc == nil && !diags.HasErrors() {
-			diags.Add(diag.Errorf(yamldoc.CodeMissingField, "the step map is empty").At(file, diag.Pos{Line: 1, Column: 1}))
+// problems folds the errors of list onto one line with their hints (the
+// known ids, the pin to write), leaving out the `--map` location the line
+// already starts with.
+func problems(list diag.List) string {
+	var parts []string
+	for _, d := range list.Errors().Sorted() {
+		if d.File == "" && d.Path == "--map" {
+			d.Path = ""
 		}
-		return nil, fmt.Errorf("%s", diagline.Join(diags))
+		s := d.Error()
+		if d.Hint != "" {
+			s += " (" + d.Hint + ")"
+		}
+		parts = append(parts, diagline.Fold(s))
 	}
-	r := yamldoc.NewReader(doc, &diags)
-	m := r.Map(doc.Root, "", false)
-	format, _ := r.String(m.Require("format"), "format")
-	id, _ := r.String(m.Require("id"), "id")
-	pin, _ := r.String(m.Require("workflow"), "workflow")
-	if diags.HasErrors() {
-		return nil, fmt.Errorf("%s", diagline.Join(diags))
-	}
-	if format != StepMapFormat {
-		return nil, fmt.Errorf("%s: format %q is not %q", file, format, StepMapFormat)
-	}
-	if err := ident.Check(ident.Dotted, id); err != nil {
-		return nil, fmt.Errorf("%s: step map id %q: %v", file, id, err)
-	}
-	ref, err := ident.ParsePinnedRef(ident.Dotted, pin)
-	if err != nil {
-		return nil, fmt.Errorf("%s: workflow %q: %v", file, pin, err)
-	}
-	return &mapHeader{File: file, ID: id, Workflow: ref}, nil
+	return strings.Join(parts, "; ")
 }

@@ -155,25 +155,3 @@ func TestProjectCases(t *testing.T) {
 	}
 	check(t, ok, ask(t, ownFixture(), dir, ok))
 }
-
-// TestMapFlag: --map is resolved only when given.
-func TestMapFlag(t *testing.T) {
-	dir := t.TempDir()
-	ownFixture().build(t, dir, projectF)
-	base := matrix(ownExpect)["02"][0]
-	withMap := func(m string, kind Kind, has ...string) {
-		t.Helper()
-		c := base
-		c.mutate = func(o *Options) { o.Map = m }
-		if kind == Cannot {
-			c.kind, c.reason, c.has = Cannot, "", has
-		}
-		check(t, c, ask(t, ownFixture(), dir, c))
-	}
-	withMap("fx/flow-steps", Refuse)
-	withMap(filepath.Join(dir, "tree", "drivers", "fx", "flow.yaml"), Refuse)
-	withMap("fx/other", Cannot, "no step map `fx/other`")
-	withMap("Not A Map", Cannot, "neither a file nor a step map id")
-	projecttest.WriteFile(t, filepath.Join(dir, "other.yaml"), []byte("format: aep.driver-steps/1\nid: fx/other\nworkflow: fx/flow/2\n"))
-	withMap(filepath.Join(dir, "other.yaml"), Cannot, "pins workflow `fx/flow/2`", "fx/flow/1")
-}
