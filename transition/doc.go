@@ -5,7 +5,8 @@
 // workflow state, and the decision procedure itself, whose answer is
 // PROCEED, REFUSE(reason) or CANNOT(message). It finds the project and reads
 // the run through package project, the strictly read-only reader of project
-// and run directories, and decodes the run's snapshot with package engine.
+// and run directories, decodes the run's snapshot with package engine, and
+// resolves an explicit --map with packages stepmap and tree.
 //
 // It is not the engine (package engine evaluates and moves executions) and
 // it is not a driver: it never creates, renames, locks or writes a file, and

@@ -58,7 +58,10 @@ state; with --run, from the run's last committed snapshot.
 
 The verb is strictly read-only: it never creates runs/, never migrates a
 legacy run, takes no lock and writes no file. It loads protocols/,
-principles/, workflows/ and profiles/ only; drivers/ only for --map.
+principles/, workflows/ and profiles/ only; drivers/ only for --map ID.
+An explicit --map (a file, or a step-map id of the tree's drivers/) must be
+a valid step map that fits the task's workflow; a map never changes the
+answer.
 
 Exit codes:
   0  proceed; stdout is empty
