@@ -1,7 +1,8 @@
 package trace
 
 import (
-	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aepflow/aepflow/internal/testkit"
@@ -61,18 +62,76 @@ func FuzzReadEventStream(f *testing.F) {
 	})
 }
 
-// FuzzReadSpec: the spec reader never panics; an accepted spec has a digest
-// and checks without panicking against a fixture transcript.
-func FuzzReadSpec(f *testing.F) {
-	testkit.Seed(f, "testdata/specs/*.yaml")
-	f.Add([]byte("format: trace-spec/1\nid: a\nexpectations:\n- {id: a, expect: {text.matches: {regex: \"(\"}}}\n"))
-	f.Add([]byte("a: &a [*a]\n"))
-	small, err := os.ReadFile("testdata/transcripts/small.jsonl")
-	if err != nil {
-		f.Fatal(err)
+// maxFuzzSpec bounds the specifications FuzzReadSpec reads, in bytes.
+//
+// Why a bound: whenever the Go fuzzer finds an input with new coverage, a
+// worker minimizes it before fuzzing on, trying about n²/2 cuts of an
+// n-byte input, each a YAML parse, a validation and a check — cubic in n
+// overall. Seeded with the whole 2–5 KB fixture specs, each interesting
+// mutant cost millions of calls to minimize (capped only by
+// -fuzzminimizetime) before its worker fuzzed again (docs/fuzzing.md).
+// Expectations are read and checked independently of each other and one
+// row with its header fits in 300 bytes, so a bound that holds one
+// row, or two for the cross-row codes (duplicate ids), loses nothing the
+// target checks; TestEveryKindOKAndGap and TestGoldenOutputs read the whole
+// fixtures.
+const maxFuzzSpec = 512
+
+// splitSpec cuts a fixture specification into one document per
+// expectation: its header lines (comments dropped), `expectations:` and
+// that single row, so the fuzzer is seeded with small inputs. It expects
+// the fixtures' layout: top-level keys at column 0, rows starting `  - `.
+func splitSpec(data []byte) [][]byte {
+	var header []byte
+	var rows [][]byte
+	inRows := false
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(l, "#") || strings.TrimSpace(l) == "":
+		case !inRows:
+			header = append(header, l...)
+			inRows = l == "expectations:\n"
+		case strings.HasPrefix(l, "  - "):
+			rows = append(rows, []byte(l))
+		case len(rows) > 0:
+			rows[len(rows)-1] = append(rows[len(rows)-1], l...)
+		}
 	}
-	ir, _, _ := Read(small)
+	out := make([][]byte, len(rows))
+	for i, r := range rows {
+		out[i] = append(slices.Clip(header), r...)
+	}
+	return out
+}
+
+// FuzzReadSpec: the spec reader never panics; an accepted spec has a digest
+// and checks without panicking against both fixture transcripts (one per
+// reader). Inputs over
+// maxFuzzSpec bytes are outside its domain (see there for why).
+func FuzzReadSpec(f *testing.F) {
+	for _, file := range testkit.Files(f, "testdata/specs/*.yaml") {
+		rows := splitSpec(readFile(f, file))
+		if len(rows) == 0 {
+			f.Fatalf("%s: no expectation rows found", file)
+		}
+		for _, row := range rows {
+			if _, refusals := ReadSpec(row); len(refusals) > 0 || len(row) > maxFuzzSpec {
+				f.Fatalf("%s: the seed (%d bytes) is refused or over the bound: %v\n%s", file, len(row), refusals, row)
+			}
+			f.Add(row)
+		}
+	}
+	f.Add([]byte("format: trace-spec/1\nid: a\nexpectations:\n- {id: a, expect: {text.matches: {regex: \"(\"}}}\n"))
+	f.Add([]byte(okHeader + "- {id: a, expect: {turns: {count: {at_most: 1}}}}\n- {id: a, expect: {order: {first: {tool: A}, before: {tool: B}}}}\n"))
+	f.Add([]byte("a: &a [*a]\n"))
+	var irs []*IR
+	for _, name := range []string{"small.jsonl", "events.jsonl"} {
+		irs = append(irs, mustRead(f, readFile(f, "testdata/transcripts/"+name)))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFuzzSpec {
+			return
+		}
 		spec, refusals := ReadSpec(data)
 		if (spec == nil) == (len(refusals) == 0) {
 			t.Fatalf("spec %v with %d refusals", spec != nil, len(refusals))
@@ -83,8 +142,10 @@ func FuzzReadSpec(f *testing.F) {
 		if len(spec.Digest) != 64 {
 			t.Fatalf("digest %q", spec.Digest)
 		}
-		if _, err := Check(spec, ir, CheckOptions{}); err != nil {
-			t.Fatal(err)
+		for _, ir := range irs {
+			if _, err := Check(spec, ir, CheckOptions{}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }
