@@ -67,24 +67,36 @@ func lastSegment(path string) string {
 // names with Allow) is allowed; Done reports the others as unknown_field.
 // A Map over a node that is not a mapping reports wrong_type once and then
 // answers every lookup with "absent", so decoders need no special case.
+//
+// Most mappings hold a handful of keys, and a document holds one Map per
+// mapping (a 10,000-state workflow, tens of thousands), so a Map looks keys
+// up by scanning while the mapping is small and builds its indexes only for
+// mappings keyed by data (states), which hold thousands.
 type Map struct {
 	r       *Reader
 	node    *yaml.Node
 	path    string
-	allowed map[string]bool // a set: maps keyed by data (states) allow thousands of keys
-	keys    map[string]int  // key -> index of the key node in node.Content
+	allowed keySet
+	keys    map[string]int // key -> index of the key node in node.Content; nil while small
 }
+
+// smallMap is the number of entries up to which a mapping's keys, and a
+// Map's allowed keys, are scanned rather than indexed.
+const smallMap = 16
 
 // Map starts reading node n, found at path, as a mapping. A nil or null
 // node reads as an empty mapping when nullOK is set.
 func (r *Reader) Map(n *yaml.Node, path string, nullOK bool) *Map {
-	m := &Map{r: r, node: n, path: path, keys: map[string]int{}, allowed: map[string]bool{}}
+	m := &Map{r: r, node: n, path: path}
 	switch {
 	case n != nil && n.Kind == yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if _, dup := m.keys[k.Value]; !dup && k.Kind == yaml.ScalarNode {
-				m.keys[k.Value] = i
+		if len(n.Content)/2 > smallMap {
+			m.keys = make(map[string]int, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if _, dup := m.keys[k.Value]; !dup && k.Kind == yaml.ScalarNode {
+					m.keys[k.Value] = i
+				}
 			}
 		}
 	case nullOK && IsNull(n):
@@ -93,6 +105,23 @@ func (r *Reader) Map(n *yaml.Node, path string, nullOK bool) *Map {
 		m.node = nil
 	}
 	return m
+}
+
+// index returns the index in node.Content of key's first scalar key node.
+func (m *Map) index(key string) (int, bool) {
+	if m.node == nil {
+		return 0, false
+	}
+	if m.keys != nil {
+		i, ok := m.keys[key]
+		return i, ok
+	}
+	for i := 0; i+1 < len(m.node.Content); i += 2 {
+		if k := m.node.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // Path returns the document path of the mapping.
@@ -107,7 +136,7 @@ func (m *Map) Reader() *Reader { return m.r }
 // Allow declares keys as known without reading them.
 func (m *Map) Allow(keys ...string) {
 	for _, k := range keys {
-		m.allowed[k] = true
+		m.allowed.add(k)
 	}
 }
 
@@ -115,7 +144,7 @@ func (m *Map) Allow(keys ...string) {
 // allowed.
 func (m *Map) Get(key string) *yaml.Node {
 	m.Allow(key)
-	if i, ok := m.keys[key]; ok {
+	if i, ok := m.index(key); ok {
 		return m.node.Content[i+1]
 	}
 	return nil
@@ -123,7 +152,7 @@ func (m *Map) Get(key string) *yaml.Node {
 
 // KeyNode returns the key node of key, or nil when absent.
 func (m *Map) KeyNode(key string) *yaml.Node {
-	if i, ok := m.keys[key]; ok {
+	if i, ok := m.index(key); ok {
 		return m.node.Content[i]
 	}
 	return nil
@@ -132,7 +161,7 @@ func (m *Map) KeyNode(key string) *yaml.Node {
 // Has reports whether key is present (even with a null value).
 func (m *Map) Has(key string) bool {
 	m.Allow(key)
-	_, ok := m.keys[key]
+	_, ok := m.index(key)
 	return ok
 }
 
@@ -170,15 +199,57 @@ func (m *Map) Done() {
 	if m.node == nil {
 		return
 	}
-	allowed := slices.Sorted(maps.Keys(m.allowed))
+	var allowed string // built at the first unknown key: most mappings have none
 	for i := 0; i+1 < len(m.node.Content); i += 2 {
 		k := m.node.Content[i]
-		if m.allowed[k.Value] || k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+		if m.allowed.has(k.Value) || k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
 			continue
 		}
+		if allowed == "" {
+			allowed = strings.Join(m.allowed.sorted(), ", ")
+		}
 		m.r.Report(k, Key(m.path, k.Value), diag.Errorf(CodeUnknownField, "unknown key `%s`", k.Value).
-			WithHint("allowed keys: %s", strings.Join(allowed, ", ")))
+			WithHint("allowed keys: %s", allowed))
 	}
+}
+
+// keySet is a set of strings: a slice while it holds at most smallMap keys,
+// a map beyond (payload mappings allow every key they hold).
+type keySet struct {
+	small []string
+	big   map[string]bool
+}
+
+func (s *keySet) add(k string) {
+	switch {
+	case s.big != nil:
+		s.big[k] = true
+	case slices.Contains(s.small, k):
+	case len(s.small) < smallMap:
+		s.small = append(s.small, k)
+	default:
+		s.big = make(map[string]bool, 2*smallMap)
+		for _, x := range s.small {
+			s.big[x] = true
+		}
+		s.big[k] = true
+		s.small = nil
+	}
+}
+
+func (s *keySet) has(k string) bool {
+	if s.big != nil {
+		return s.big[k]
+	}
+	return slices.Contains(s.small, k)
+}
+
+// sorted returns the keys in byte order.
+func (s *keySet) sorted() []string {
+	if s.big != nil {
+		return slices.Sorted(maps.Keys(s.big))
+	}
+	return slices.Sorted(slices.Values(s.small))
 }
 
 // Keys returns the mapping's key nodes in document order (nil when it was not
