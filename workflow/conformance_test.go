@@ -42,7 +42,7 @@ func TestCorpusWorkflow(t *testing.T) {
 	}
 	l := ComputeLayout(w)
 	for _, row := range want {
-		got := [3]int{l.Disc[row.state], l.Layer[row.state], l.Column[row.state]}
+		got := [3]int{l.Disc(row.state), l.Layer(row.state), l.Column(row.state)}
 		if got != [3]int{row.disc, row.layer, row.colum} {
 			t.Errorf("%s: disc/layer/column = %v, want %v", row.state, got, [3]int{row.disc, row.layer, row.colum})
 		}
