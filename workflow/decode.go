@@ -69,6 +69,10 @@ func Check(file string, data []byte) (*Workflow, diag.List) {
 // into diags. It returns nil when the document is not a mapping; otherwise
 // a best-effort workflow that callers must not validate when diags holds
 // errors.
+//
+// Decode consumes doc: it drops each state's and each transition's nodes
+// once they are decoded, so that a large workflow's node tree and its model
+// are never both whole in memory. Do not read doc afterwards.
 func Decode(doc *yamldoc.Document, diags *diag.List) *Workflow {
 	r := yamldoc.NewReader(doc, diags)
 	if doc.Root == nil || doc.Root.Kind != yaml.MappingNode {
@@ -153,6 +157,7 @@ func decodeStates(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
 			continue
 		}
 		w.States[k.Value] = decodeState(r, k, m.Node().Content[2*i+1], sp)
+		m.Node().Content[2*i+1] = nil // decoded: see Decode
 	}
 }
 
@@ -208,6 +213,7 @@ func decodeTransitions(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow
 			t.Index = i
 			w.Transitions = append(w.Transitions, t)
 		}
+		n.Content[i] = nil // decoded: see Decode
 	}
 }
 
