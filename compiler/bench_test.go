@@ -66,13 +66,13 @@ func BenchmarkGenerate(b *testing.B) {
 
 func TestGeneratedLargeWorkflowProjects(t *testing.T) {
 	w := generated(t, 10000)
-	out, proj, ds := Generate(w, Options{}, YAML)
+	out, facts, ds := Generate(w, Options{}, YAML)
 	if out == nil {
 		t.Fatal(ds.Err())
 	}
 	// Retreats every ten states, five back, touch their neighbours' spans
 	// only when they overlap: s5..s9, s15..s19, … are separate groups.
-	if proj.Facts.TopLevel < 1000 {
-		t.Errorf("top-level nodes = %d", proj.Facts.TopLevel)
+	if facts.TopLevel < 1000 {
+		t.Errorf("top-level nodes = %d", facts.TopLevel)
 	}
 }

@@ -56,7 +56,7 @@ func parseNode(t *testing.T, data []byte) *yaml.Node {
 func TestConformanceReferenceProjection(t *testing.T) {
 	dir := corpus(t)
 	w := loadWorkflow(t, filepath.Join(dir, "tree", "workflows", "development", "default.yaml"))
-	out, proj, ds := Generate(w, Options{MaxAttempts: 3}, YAML)
+	out, facts, ds := Generate(w, Options{MaxAttempts: 3}, YAML)
 	if ds.HasErrors() {
 		t.Fatal(ds.Err())
 	}
@@ -70,7 +70,7 @@ func TestConformanceReferenceProjection(t *testing.T) {
 	if body(t, out) != body(t, want) {
 		t.Errorf("body is not byte-identical to the reference:\n%s", out)
 	}
-	f := proj.Facts
+	f := *facts
 	if f.Source != "adp/default/2" || f.Guarded != 11 || strings.Join(f.Dropped, ", ") != "complete, declined" ||
 		f.States != 10 || f.Depth != 9 || f.TopLevel != 5 {
 		t.Errorf("header facts %+v differ from projection.md §6.1", f)
