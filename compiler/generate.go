@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/flow"
@@ -55,6 +56,7 @@ func Generate(w *workflow.Workflow, opts Options, format Format) ([]byte, *Facts
 	}
 	proj = nil
 	_, checked := flow.CheckBytes(name, buf.Bytes(), flow.CheckOptions{FindingsOnly: true})
+	ds = slices.Grow(ds, len(checked)) // one allocation even for thousands of warnings
 	for _, d := range checked {
 		// The bytes were never a file; the node path says where.
 		d.File, d.Pos, d.Related = "", diag.Pos{}, nil

@@ -80,8 +80,8 @@ type Map struct {
 	keys    map[string]int // key -> index of the key node in node.Content; nil while small
 }
 
-// smallMap is the number of entries up to which a mapping's keys, and a
-// Map's allowed keys, are scanned rather than indexed.
+// smallMap is the number of entries up to which a mapping's keys are
+// scanned rather than indexed.
 const smallMap = 16
 
 // Map starts reading node n, found at path, as a mapping. A nil or null
@@ -213,43 +213,39 @@ func (m *Map) Done() {
 	}
 }
 
-// keySet is a set of strings: a slice while it holds at most smallMap keys,
-// a map beyond (payload mappings allow every key they hold).
+// keySet is a set of strings: the first keys in an array inside the Map
+// (a decoder asks for about ten), the rest in a map (payload mappings allow
+// every key they hold). A Map is made per mapping read, so the set must
+// cost no allocation of its own in the common case.
 type keySet struct {
-	small []string
-	big   map[string]bool
+	n      int
+	inline [12]string
+	more   map[string]bool
 }
 
 func (s *keySet) add(k string) {
 	switch {
-	case s.big != nil:
-		s.big[k] = true
-	case slices.Contains(s.small, k):
-	case len(s.small) < smallMap:
-		s.small = append(s.small, k)
+	case s.has(k):
+	case s.n < len(s.inline):
+		s.inline[s.n] = k
+		s.n++
 	default:
-		s.big = make(map[string]bool, 2*smallMap)
-		for _, x := range s.small {
-			s.big[x] = true
+		if s.more == nil {
+			s.more = map[string]bool{}
 		}
-		s.big[k] = true
-		s.small = nil
+		s.more[k] = true
 	}
 }
 
 func (s *keySet) has(k string) bool {
-	if s.big != nil {
-		return s.big[k]
-	}
-	return slices.Contains(s.small, k)
+	return slices.Contains(s.inline[:s.n], k) || s.more[k]
 }
 
 // sorted returns the keys in byte order.
 func (s *keySet) sorted() []string {
-	if s.big != nil {
-		return slices.Sorted(maps.Keys(s.big))
-	}
-	return slices.Sorted(slices.Values(s.small))
+	out := append(slices.Collect(maps.Keys(s.more)), s.inline[:s.n]...)
+	slices.Sort(out)
+	return out
 }
 
 // Keys returns the mapping's key nodes in document order (nil when it was not
