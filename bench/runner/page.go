@@ -346,8 +346,8 @@ var funcs = template.FuncMap{
 		}
 		return "**misses**"
 	},
-	"mul": func(a, b float64) float64 { return a * b },
-	"div": func(a, b float64) float64 { return a / b },
+	"mul":  func(a, b float64) float64 { return a * b },
+	"div":  func(a, b float64) float64 { return a / b },
 	"mibf": func(x float64) float64 { return x / (1 << 20) },
 }
 
