@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +59,7 @@ var state struct {
 	why      string // why the cache is off
 	tmp      string // TMPDIR before init
 	hadTmp   bool
+	vouched  []os.FileInfo // the entries found sound before go-graphviz started
 }
 
 func init() { prepare() }
@@ -132,7 +134,11 @@ func checkEntries(root string) error {
 				// wazero never reads
 			case !f.Type().IsRegular():
 				return fmt.Errorf("%s is not a regular file", path)
-			case !vouched(path):
+			case vouched(path):
+				if info, err := os.Stat(path); err == nil {
+					state.vouched = append(state.vouched, info)
+				}
+			default:
 				if err := os.Remove(path); err != nil {
 					return err
 				}
@@ -155,13 +161,20 @@ func vouched(path string) bool {
 	return err == nil && string(want) == got
 }
 
-// fingerprint is the sidecar's content for the entry at path.
+// fingerprint is the sidecar's content for the entry at path. The entry is
+// streamed through the checksum, not held.
 func fingerprint(path string) (string, error) {
-	data, err := fsio.ReadFile(path, maxEntry)
+	f, err := fsio.Open(path, maxEntry)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("size %d crc32c %08x\n", len(data), crc32.Checksum(data, castagnoli)), nil
+	defer f.Close()
+	h := crc32.New(castagnoli)
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("size %d crc32c %08x\n", n, h.Sum32()), nil
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -184,13 +197,28 @@ func Done() {
 	entries, _ := filepath.Glob(filepath.Join(state.dir, libDir, "wazero-*", "*"))
 	for _, path := range entries {
 		name := filepath.Base(path)
-		if strings.HasSuffix(name, sidecarSuffix) || strings.HasSuffix(name, ".tmp") || strings.HasPrefix(name, ".") || vouched(path) {
+		if strings.HasSuffix(name, sidecarSuffix) || strings.HasSuffix(name, ".tmp") || strings.HasPrefix(name, ".") || unchanged(path) {
 			continue
 		}
 		if fp, err := fingerprint(path); err == nil {
 			_ = fsio.WriteFile(path+sidecarSuffix, []byte(fp), fsio.WriteOptions{Perm: 0o600})
 		}
 	}
+}
+
+// unchanged reports whether the entry at path is one prepare vouched for,
+// untouched since (go-graphviz loaded it rather than rewrote it).
+func unchanged(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	for _, v := range state.vouched {
+		if os.SameFile(v, info) && v.Size() == info.Size() && v.ModTime().Equal(info.ModTime()) {
+			return true
+		}
+	}
+	return false
 }
 
 // Status says where the cache is, or why there is none: for tests and
