@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // writeFile writes data under dir/rel, creating the directories.
@@ -54,4 +55,14 @@ func writeChainWorkflow(dir string, n int) error {
 		return err
 	}
 	return f.Close()
+}
+
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -334,6 +334,7 @@ func (v *VersusResult) Table() string {
 }
 
 var funcs = template.FuncMap{
+	"list":     func(xs ...string) []string { return xs },
 	"times":    times,
 	"mib":      mib,
 	"duration": duration,
