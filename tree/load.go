@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -60,17 +61,75 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 		diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir))
 	}
 	for _, f := range files {
-		t.Files = append(t.Files, File{Path: f, Kind: kind})
-		doc, ds := t.read(f)
+		data, ds := ReadFile(f)
 		diags.Extend(ds)
-		if doc == nil {
+		if data == nil {
+			t.Files = append(t.Files, File{Path: f, Kind: kind})
 			continue
 		}
-		d, ds := decode(kind, doc)
-		diags.Extend(ds)
-		if d != nil {
-			diags.Extend(t.register(d))
+		diags.Extend(t.add(f, kind, data))
+	}
+	return diags
+}
+
+// Source is one document file of a tree given as bytes rather than read
+// from disk: a file of a git revision, say.
+type Source struct {
+	// Path is the file as diagnostics report it.
+	Path string
+	// Kind is the kind of the row the file sits in.
+	Kind Kind
+	// Data is the file's contents.
+	Data []byte
+}
+
+// LoadSources builds a tree from documents already read, as Load builds one
+// from a directory: the sources in load order (the row order of Rows, then
+// byte order of Path, whatever order they are given in), each decoded
+// strictly and validated, identities registered (duplicate_<kind>), then
+// the registry-wide checks. The caller decides which files belong (see
+// IsDocumentPath) and bounds what it reads; a source over
+// yamldoc.MaxFileSize is still refused here.
+func LoadSources(root string, sources []Source) (*Tree, diag.List) {
+	rank := func(k Kind) int { return slices.IndexFunc(Rows, func(r Row) bool { return r.Kind == k }) }
+	ordered := slices.Clone(sources)
+	slices.SortStableFunc(ordered, func(a, b Source) int {
+		return cmp.Or(cmp.Compare(rank(a.Kind), rank(b.Kind)), strings.Compare(a.Path, b.Path))
+	})
+	t := newTree(root)
+	var diags diag.List
+	for _, s := range ordered {
+		diags.Extend(t.add(s.Path, s.Kind, s.Data))
+	}
+	diags.Extend(t.crossCheck())
+	return t, diags
+}
+
+// IsDocumentPath reports whether the walk of a row collects the file at
+// rel, a slash-separated path below the row's directory: no component
+// starts with `.` (a dot directory is skipped whole) and the name ends in
+// .yaml, .yml or .json (documents.md §2.2).
+func IsDocumentPath(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, p := range parts {
+		if p == "" || strings.HasPrefix(p, ".") {
+			return false
 		}
+	}
+	return isDocument(parts[len(parts)-1])
+}
+
+// add parses, decodes and registers one document file of kind.
+func (t *Tree) add(file string, kind Kind, data []byte) diag.List {
+	t.Files = append(t.Files, File{Path: file, Kind: kind})
+	doc, diags := t.parse(file, data)
+	if doc == nil {
+		return diags
+	}
+	d, ds := decode(kind, doc)
+	diags.Extend(ds)
+	if d != nil {
+		diags.Extend(t.register(d))
 	}
 	return diags
 }
@@ -111,13 +170,8 @@ func isDocument(name string) bool {
 	return false
 }
 
-// read stats, reads and parses one file. A file over the size bound is
-// refused before it is read.
-func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
-	data, diags := ReadFile(file)
-	if data == nil {
-		return nil, diags
-	}
+// parse keeps one file's bytes for the printer and parses them.
+func (t *Tree) parse(file string, data []byte) (*yamldoc.Document, diag.List) {
 	t.Sources[file] = data
 	doc, ds := yamldoc.Parse(file, data)
 	if ds.HasErrors() {
