@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/workflow"
@@ -180,20 +181,28 @@ func (t *Tree) parse(file string, data []byte) (*yamldoc.Document, diag.List) {
 	return doc, ds
 }
 
-// ReadFile reads a document file, refusing one larger than
-// yamldoc.MaxFileSize from its size alone, without reading it. It returns
-// nil data with the diagnostic when the file cannot be used.
+// ReadFile reads a document file through fsio, refusing one larger than
+// yamldoc.MaxFileSize from its size alone, without reading it, and one
+// that is not a regular file (a directory, a pipe, a device) without
+// blocking on it. It returns nil data with the diagnostic when the file
+// cannot be used.
 func ReadFile(file string) ([]byte, diag.List) {
 	info, err := os.Stat(file)
 	if err == nil && info.Size() > yamldoc.MaxFileSize {
 		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
 			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
+	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
+	var fe *fsio.Error
+	switch {
+	case err == nil:
+		return data, nil
+	case fsio.IsTooLarge(err): // it grew past the bound while being read
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is larger than the limit of %d bytes", yamldoc.MaxFileSize).InFile(file)}
+	case errors.As(err, &fe):
+		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
 	}
-	return data, nil
+	return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
 }
 
 // Document is one decoded document; exactly one of the pointers is set,

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -60,5 +61,28 @@ func TestIsDocumentPath(t *testing.T) {
 		if got := IsDocumentPath(rel); got != want {
 			t.Errorf("IsDocumentPath(%q) = %v, want %v", rel, got, want)
 		}
+	}
+}
+
+// TestNonRegularFilesRefused puts a named pipe with a document's name into
+// a tree: it is refused with io_error, never waited on. (A directory with a
+// document's name is walked into, not read.)
+func TestNonRegularFilesRefused(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "workflows")
+	if err := os.MkdirAll(filepath.Join(dir, "dir.yaml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.yaml"), 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	_, diags := Load(root)
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Code+": "+d.Message)
+	}
+	want := []string{"io_error: cannot read the file: it is a named pipe, not a regular file"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
