@@ -116,6 +116,11 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	} else {
 		b.WriteString("## aepflow diff\n\n")
 	}
+	if r.Trees && !r.Changed() {
+		b.WriteString("No workflow or step map changed.\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	b.WriteString("| document | kind | change | behaviour |\n|---|---|---|---|\n")
 	for _, ref := range r.Added {
 		fmt.Fprintf(&b, "| %s | %s | added | |\n", cell(codeSpan(ref.ID)), kindName(ref.Kind))

@@ -159,3 +159,15 @@ func TestMarkdownKeepsDocumentTextInCodeSpans(t *testing.T) {
 		t.Errorf("a line break of the title reached the output:\n%s", md)
 	}
 }
+
+func TestMarkdownOfAnUnchangedTree(t *testing.T) {
+	var b bytes.Buffer
+	r := &Report{Trees: true, Against: "main", Unchanged: []Ref{{"w", KindWorkflow, "w.yaml"}}}
+	if err := WriteMarkdown(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	want := "## aepflow diff against `main`\n\n0 documents changed, 0 added, 0 removed, 1 unchanged.\n\nNo workflow or step map changed.\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
