@@ -33,6 +33,7 @@ const (
 	codeDiffKindMismatch = "diff_kind_mismatch"
 	codeDiffKind         = "diff_unsupported_kind"
 	codeGit              = "git_error"
+	codeDiffNothing      = "diff_nothing_to_compare"
 )
 
 // gitTimeout bounds all the git work of one `diff --against`.
@@ -277,6 +278,12 @@ func diffAgainst(root, rev string, sources diag.Sources) (*semdiff.Report, []str
 	if ds.HasErrors() || oldTree == nil {
 		return nil, inputs, ds
 	}
+	if len(oldTree.Files)+len(newTree.Files) == 0 {
+		// An empty comparison would pass a CI step pointed at the wrong
+		// directory forever.
+		return nil, inputs, diag.List{diag.Errorf(codeDiffNothing, "neither the working tree nor %s holds a workflow or a step map under `%s`", rev, root).
+			InFile(root).WithHint("--root names the tree's root, the directory holding workflows/ and drivers/")}
+	}
 	return semdiff.CompareTrees(rev, oldTree, newTree), inputs, ds
 }
 
@@ -310,8 +317,7 @@ func loadRevisionTree(ctx context.Context, root, rev string, sources diag.Source
 	var wanted []gitrev.Entry
 	var kinds []tree.Kind
 	for _, e := range entries {
-		dir, rel, _ := strings.Cut(e.Path, "/")
-		kind, ok := rows[dir]
+		kind, rel, ok := rowOf(e.Path, rows)
 		if !ok || !tree.IsDocumentPath(rel) {
 			continue
 		}
@@ -342,6 +348,17 @@ func loadRevisionTree(ctx context.Context, root, rev string, sources diag.Source
 	t, tds := tree.LoadSources(rev+":"+repo.Prefix(), srcs)
 	maps.Copy(sources, t.Sources)
 	return t, append(ds, tds...)
+}
+
+// rowOf finds the row directory path lies under and returns its kind and
+// the path below it.
+func rowOf(path string, rows map[string]tree.Kind) (tree.Kind, string, bool) {
+	for dir, kind := range rows {
+		if rel, ok := strings.CutPrefix(path, dir+"/"); ok {
+			return kind, rel, true
+		}
+	}
+	return "", "", false
 }
 
 func gitKind(e gitrev.Entry) string {
