@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -62,75 +61,17 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 		diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir))
 	}
 	for _, f := range files {
-		data, ds := ReadFile(f)
+		t.Files = append(t.Files, File{Path: f, Kind: kind})
+		doc, ds := t.read(f)
 		diags.Extend(ds)
-		if data == nil {
-			t.Files = append(t.Files, File{Path: f, Kind: kind})
+		if doc == nil {
 			continue
 		}
-		diags.Extend(t.add(f, kind, data))
-	}
-	return diags
-}
-
-// Source is one document file of a tree given as bytes rather than read
-// from disk: a file of a git revision, say.
-type Source struct {
-	// Path is the file as diagnostics report it.
-	Path string
-	// Kind is the kind of the row the file sits in.
-	Kind Kind
-	// Data is the file's contents.
-	Data []byte
-}
-
-// LoadSources builds a tree from documents already read, as Load builds one
-// from a directory: the sources in load order (the row order of Rows, then
-// byte order of Path, whatever order they are given in), each decoded
-// strictly and validated, identities registered (duplicate_<kind>), then
-// the registry-wide checks. The caller decides which files belong (see
-// IsDocumentPath) and bounds what it reads; a source over
-// yamldoc.MaxFileSize is still refused here.
-func LoadSources(root string, sources []Source) (*Tree, diag.List) {
-	rank := func(k Kind) int { return slices.IndexFunc(Rows, func(r Row) bool { return r.Kind == k }) }
-	ordered := slices.Clone(sources)
-	slices.SortStableFunc(ordered, func(a, b Source) int {
-		return cmp.Or(cmp.Compare(rank(a.Kind), rank(b.Kind)), strings.Compare(a.Path, b.Path))
-	})
-	t := newTree(root)
-	var diags diag.List
-	for _, s := range ordered {
-		diags.Extend(t.add(s.Path, s.Kind, s.Data))
-	}
-	diags.Extend(t.crossCheck())
-	return t, diags
-}
-
-// IsDocumentPath reports whether the walk of a row collects the file at
-// rel, a slash-separated path below the row's directory: no component
-// starts with `.` (a dot directory is skipped whole) and the name ends in
-// .yaml, .yml or .json (documents.md §2.2).
-func IsDocumentPath(rel string) bool {
-	parts := strings.Split(rel, "/")
-	for _, p := range parts {
-		if p == "" || strings.HasPrefix(p, ".") {
-			return false
+		d, ds := decode(kind, doc)
+		diags.Extend(ds)
+		if d != nil {
+			diags.Extend(t.register(d))
 		}
-	}
-	return isDocument(parts[len(parts)-1])
-}
-
-// add parses, decodes and registers one document file of kind.
-func (t *Tree) add(file string, kind Kind, data []byte) diag.List {
-	t.Files = append(t.Files, File{Path: file, Kind: kind})
-	doc, diags := t.parse(file, data)
-	if doc == nil {
-		return diags
-	}
-	d, ds := decode(kind, doc)
-	diags.Extend(ds)
-	if d != nil {
-		diags.Extend(t.register(d))
 	}
 	return diags
 }
@@ -171,8 +112,13 @@ func isDocument(name string) bool {
 	return false
 }
 
-// parse keeps one file's bytes for the printer and parses them.
-func (t *Tree) parse(file string, data []byte) (*yamldoc.Document, diag.List) {
+// read stats, reads and parses one file. A file over the size bound is
+// refused before it is read.
+func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
+	data, diags := ReadFile(file)
+	if data == nil {
+		return nil, diags
+	}
 	t.Sources[file] = data
 	doc, ds := yamldoc.Parse(file, data)
 	if ds.HasErrors() {
@@ -181,24 +127,25 @@ func (t *Tree) parse(file string, data []byte) (*yamldoc.Document, diag.List) {
 	return doc, ds
 }
 
-// ReadFile reads a document file through fsio, refusing one larger than
-// yamldoc.MaxFileSize from its size alone, without reading it, and one
-// that is not a regular file (a directory, a pipe, a device) without
-// blocking on it. It returns nil data with the diagnostic when the file
-// cannot be used.
+// ReadFile reads a document file, refusing one larger than
+// yamldoc.MaxFileSize from its size alone, without reading it. It returns
+// nil data with the diagnostic when the file cannot be used.
 func ReadFile(file string) ([]byte, diag.List) {
 	info, err := os.Stat(file)
 	if err == nil && info.Size() > yamldoc.MaxFileSize {
 		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
 			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
 	}
+	// fsio refuses a named pipe, a device or a directory without blocking
+	// on it, and a file that grew past the bound since the stat.
 	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
 	var fe *fsio.Error
 	switch {
 	case err == nil:
 		return data, nil
-	case fsio.IsTooLarge(err): // it grew past the bound while being read
-		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is larger than the limit of %d bytes", yamldoc.MaxFileSize).InFile(file)}
+	case fsio.IsTooLarge(err):
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
 	case errors.As(err, &fe):
 		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
 	}
