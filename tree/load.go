@@ -2,11 +2,15 @@ package tree
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
@@ -60,20 +64,66 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 	if err != nil {
 		diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir))
 	}
-	for _, f := range files {
-		t.Files = append(t.Files, File{Path: f, Kind: kind})
-		doc, ds := t.read(f)
-		diags.Extend(ds)
-		if doc == nil {
-			continue
+	for i, r := range loadAll(files, kind) {
+		t.Files = append(t.Files, File{Path: files[i], Kind: kind})
+		if r.data != nil {
+			t.Sources[files[i]] = r.data
 		}
-		d, ds := decode(kind, doc)
-		diags.Extend(ds)
-		if d != nil {
-			diags.Extend(t.register(d))
+		diags.Extend(r.diags)
+		if r.doc != nil {
+			diags.Extend(t.register(r.doc))
 		}
 	}
 	return diags
+}
+
+// loaded is one file read, parsed, decoded and validated, waiting to be
+// registered.
+type loaded struct {
+	data  []byte // nil when the file could not be read
+	doc   *Document
+	diags diag.List
+}
+
+// loadAll reads, parses, decodes and validates files, as many at once as
+// the process may run goroutines in parallel: each file is independent of
+// the others until it is registered, which the caller does in load order,
+// so the tree and its diagnostics are those of a sequential load.
+func loadAll(files []string, kind Kind) []loaded {
+	out := make([]loaded, len(files))
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	if workers <= 1 {
+		for i, f := range files {
+			out[i] = loadOne(f, kind)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				out[i] = loadOne(files[i], kind)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// loadOne reads, parses, decodes and validates one file of kind. A file
+// over the size bound is refused before it is read.
+func loadOne(file string, kind Kind) loaded {
+	data, diags := ReadFile(file)
+	if data == nil {
+		return loaded{diags: diags}
+	}
+	doc, diags := yamldoc.Parse(file, data)
+	if diags.HasErrors() {
+		return loaded{data: data, diags: diags}
+	}
+	d, ds := decode(kind, doc)
+	return loaded{data: data, doc: d, diags: append(diags, ds...)}
 }
 
 // collect returns the document files under dir in byte order of their
@@ -112,39 +162,25 @@ func isDocument(name string) bool {
 	return false
 }
 
-// read stats, reads and parses one file. A file over the size bound is
-// refused before it is read.
-func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
-	data, diags := ReadFile(file)
-	if data == nil {
-		return nil, diags
-	}
-	t.Sources[file] = data
-	doc, ds := yamldoc.Parse(file, data)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	return doc, ds
-}
-
 // ReadFile reads a document file, refusing one larger than
 // yamldoc.MaxFileSize from its size alone, without reading it. It returns
 // nil data with the diagnostic when the file cannot be used.
 func ReadFile(file string) ([]byte, diag.List) {
-	info, err := os.Stat(file)
-	if err == nil && info.Size() > yamldoc.MaxFileSize {
-		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
-			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
-	}
 	// fsio refuses a named pipe, a device or a directory without blocking
-	// on it, and a file that grew past the bound since the stat.
+	// on it, and a file over the bound from the size it reports, before a
+	// byte is read (or as soon as it grows past it). Only a refusal pays
+	// for a second look at the size, to name it.
 	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
 	var fe *fsio.Error
 	switch {
 	case err == nil:
 		return data, nil
 	case fsio.IsTooLarge(err):
-		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+		msg := fmt.Sprintf("the file is over the limit of %d bytes", yamldoc.MaxFileSize)
+		if info, err := os.Stat(file); err == nil && info.Size() > yamldoc.MaxFileSize {
+			msg = fmt.Sprintf("the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize)
+		}
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "%s", msg).
 			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
 	case errors.As(err, &fe):
 		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
