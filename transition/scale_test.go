@@ -1,0 +1,86 @@
+package transition
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// scaleTree adds k-1 copies of every protocol, principle, workflow and
+// profile of the tree at root, each under an identity of its own
+// (`<id>-copy<i>`, protocols `<id>copy<i>`), so that a consultation loads
+// and validates k times the documents while the task resolves as before.
+func scaleTree(t testing.TB, root string, k int) {
+	t.Helper()
+	idLine := regexp.MustCompile(`(?m)^id: (\S+)$`)
+	for _, dir := range []string{"protocols", "principles", "workflows", "profiles"} {
+		var files []string
+		err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".yaml") {
+				files = append(files, path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(filepath.Join(root, dir), f)
+			for i := 1; i < k; i++ {
+				suffix := "-copy" + strconv.Itoa(i)
+				if dir == "protocols" {
+					suffix = "copy" + strconv.Itoa(i) // protocol ids take no `-`
+				}
+				copied := idLine.ReplaceAll(data, []byte("id: ${1}"+suffix))
+				target := filepath.Join(root, dir, "copies", strconv.Itoa(i), rel)
+				if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(target, copied, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// TestScaledTreeAnswersAlike builds project F over the fixture tree at 1×,
+// 10× and 100× its documents: the consultation of the benchmark gets the
+// same answer from each. With AEPFLOW_BENCH_PROJECTS=DIR set, the projects
+// are written to DIR/scale-<k> and kept: bench/run measures the hook and its
+// baseline process on them.
+func TestScaledTreeAnswersAlike(t *testing.T) {
+	dir := os.Getenv("AEPFLOW_BENCH_PROJECTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	var first Outcome
+	for _, k := range []int{1, 10, 100} {
+		project := filepath.Join(dir, fmt.Sprintf("scale-%d", k))
+		if err := os.RemoveAll(project); err != nil {
+			t.Fatal(err)
+		}
+		copyDir(t, filepath.Join("testdata", "project"), project)
+		scaleTree(t, filepath.Join(project, "tree"), k)
+		finishProject(t, project, filepath.Join(project, "tree"), projectF)
+		out := Decide([]byte(benchStdin), Options{Project: project, Run: runPassing, Now: testNow})
+		if k == 1 {
+			first = out
+			if out.Kind != Refuse {
+				t.Fatalf("1×: %+v, want the benchmark's refusal", out)
+			}
+			continue
+		}
+		if out != first {
+			t.Errorf("%d×: %+v, want %+v as at 1×", k, out, first)
+		}
+	}
+}
