@@ -96,7 +96,11 @@ func (p *Page) measure(w *Work) (*Results, error) {
 		}
 		n := w.rounds(s.Rounds)
 		w.logf("%s: %s: %d rounds of %d sizes", p.Name, id, n, len(s.Sizes))
-		samples, err := rounds(n, procs...)
+		measurer, err := w.Binary("./bench/runner/measure")
+		if err != nil {
+			return nil, err
+		}
+		samples, err := rounds(measurer, n, procs...)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", id, err)
 		}
@@ -110,7 +114,11 @@ func (p *Page) measure(w *Work) (*Results, error) {
 		}
 		n := w.rounds(v.Rounds)
 		w.logf("%s: %s: %d rounds of %s against %s", p.Name, id, n, v.B, v.A)
-		samples, err := rounds(n, a, b)
+		measurer, err := w.Binary("./bench/runner/measure")
+		if err != nil {
+			return nil, err
+		}
+		samples, err := rounds(measurer, n, a, b)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", id, err)
 		}

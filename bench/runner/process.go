@@ -2,12 +2,11 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"io"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
@@ -29,37 +28,49 @@ type Sample struct {
 	PeakRSS int64         // bytes
 }
 
-// run starts p, waits for it and measures it. A run that exits with another
-// code than p.Exit is an error carrying its stderr: a benchmark never times
-// a failure.
-func (p Proc) run() (Sample, error) {
-	cmd := exec.Command(p.Args[0], p.Args[1:]...)
+// run starts p through the measurer (bench/runner/measure), waits for it
+// and returns what the measurer saw. A run that exits with another code
+// than p.Exit is an error carrying its stderr: a benchmark never times a
+// failure.
+func (p Proc) run(measurer string) (Sample, error) {
+	target, err := filepath.Abs(p.Args[0])
+	if err != nil {
+		return Sample{}, err
+	}
+	report, reportW, err := os.Pipe()
+	if err != nil {
+		return Sample{}, err
+	}
+	defer report.Close()
+	cmd := exec.Command(measurer, append([]string{target}, p.Args[1:]...)...)
 	cmd.Stdin = bytes.NewReader(p.Stdin)
 	cmd.Stdout = nil // discarded: os/exec opens the null device
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedBuffer{buf: &stderr, max: 4 << 10}
 	cmd.Env = append(os.Environ(), p.Env...)
 	cmd.Dir = p.Dir
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	code := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		return Sample{}, fmt.Errorf("%s: %v", filepath.Base(p.Args[0]), err)
+	cmd.ExtraFiles = []*os.File{reportW} // fd 3 in the measurer
+	err = cmd.Start()
+	reportW.Close()
+	if err != nil {
+		return Sample{}, err
+	}
+	line, readErr := io.ReadAll(io.LimitReader(report, 256))
+	if err := cmd.Wait(); err != nil {
+		return Sample{}, fmt.Errorf("measuring %v: %v\n%s", p.Args, err, stderr.String())
+	}
+	if readErr != nil {
+		return Sample{}, readErr
+	}
+	var wall, cpu, rss int64
+	var code int
+	if _, err := fmt.Sscanf(string(line), "%d %d %d %d", &wall, &cpu, &rss, &code); err != nil {
+		return Sample{}, fmt.Errorf("measuring %v: report %q: %v", p.Args, line, err)
 	}
 	if code != p.Exit {
 		return Sample{}, fmt.Errorf("%v exited %d, want %d:\n%s", p.Args, code, p.Exit, stderr.String())
 	}
-	s := Sample{Wall: wall}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		s.PeakRSS = ru.Maxrss * 1024 // Linux reports kilobytes
-	}
-	s.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	return s, nil
+	return Sample{Wall: time.Duration(wall), CPU: time.Duration(cpu), PeakRSS: rss}, nil
 }
 
 // limitedBuffer keeps the first max bytes written to it and drops the rest,
@@ -81,16 +92,16 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 // the contestants interleaved makes them share whatever load the machine
 // has at each moment, so their ratios within a round are fair even when
 // absolute times are not.
-func rounds(n int, procs ...Proc) ([][]Sample, error) {
+func rounds(measurer string, n int, procs ...Proc) ([][]Sample, error) {
 	for _, p := range procs {
-		if _, err := p.run(); err != nil {
+		if _, err := p.run(measurer); err != nil {
 			return nil, err
 		}
 	}
 	out := make([][]Sample, len(procs))
 	for range n {
 		for i, p := range procs {
-			s, err := p.run()
+			s, err := p.run(measurer)
 			if err != nil {
 				return nil, err
 			}
