@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
-	"io"
 	"path/filepath"
 	"time"
 )
