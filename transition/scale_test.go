@@ -84,3 +84,50 @@ func TestScaledTreeAnswersAlike(t *testing.T) {
 		}
 	}
 }
+
+// scaledProjects builds project F over the fixture tree at each scale in
+// dir, returning the project directories.
+func scaledProjects(tb testing.TB, dir string, scales ...int) map[int]string {
+	tb.Helper()
+	out := map[int]string{}
+	for _, k := range scales {
+		project := filepath.Join(dir, fmt.Sprintf("scale-%d", k))
+		copyDir(tb, filepath.Join("testdata", "project"), project)
+		scaleTree(tb, filepath.Join(project, "tree"), k)
+		finishProject(tb, project, filepath.Join(project, "tree"), projectF)
+		out[k] = project
+	}
+	return out
+}
+
+// TestDecideAllocationsGrowLinearly: a tree of ten times the documents
+// costs the consultation about ten times the allocations.
+func TestDecideAllocationsGrowLinearly(t *testing.T) {
+	projects := scaledProjects(t, t.TempDir(), 10, 100)
+	allocs := func(p string) float64 {
+		return testing.AllocsPerRun(2, func() {
+			Decide([]byte(benchStdin), Options{Project: p, Run: runPassing, Now: testNow})
+		})
+	}
+	a, b := allocs(projects[10]), allocs(projects[100])
+	if b > 12*a {
+		t.Errorf("10× tree: %.0f allocations; 100×: %.0f (%.1f×, want at most 12×)", a, b, b/a)
+	}
+}
+
+// BenchmarkDecideScaled is BenchmarkDecide over the fixture tree at 1×,
+// 10× and 100× its documents.
+func BenchmarkDecideScaled(b *testing.B) {
+	projects := scaledProjects(b, b.TempDir(), 1, 10, 100)
+	for _, k := range []int{1, 10, 100} {
+		b.Run(fmt.Sprintf("tree=%dx", k), func(b *testing.B) {
+			opts := Options{Project: projects[k], Run: runPassing, Now: testNow}
+			b.ReportAllocs()
+			for b.Loop() {
+				if out := Decide([]byte(benchStdin), opts); out.Kind != Refuse {
+					b.Fatal(out)
+				}
+			}
+		})
+	}
+}
