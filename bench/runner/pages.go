@@ -1,0 +1,21 @@
+package main
+
+// The pages that report Go benchmarks only. Each is a Page with its runs;
+// its wording is bench/runner/pages/<name>.md.tmpl.
+func init() {
+	register(&Page{Name: "workflow", Go: map[string]GoBench{
+		"workflow": {Pkg: "./workflow", Bench: "LoadValidate|ComputeLayout", Benchtime: "1s", QuickBenchtime: "10x"},
+	}})
+	register(&Page{Name: "validate", Go: map[string]GoBench{
+		"tree": {Pkg: "./tree", Bench: "LoadCorpus|LoadGenerated10000States", Benchtime: "5x", QuickBenchtime: "2x"},
+	}})
+	register(&Page{Name: "flow", Go: map[string]GoBench{
+		"flow": {Pkg: "./flow", Bench: "CheckAndPlan", Benchtime: "5x", QuickBenchtime: "2x"},
+	}})
+	register(&Page{Name: "predicate", Go: map[string]GoBench{
+		"predicate": {Pkg: "./predicate", Bench: ".", Benchtime: "1s", QuickBenchtime: "100x"},
+	}})
+	register(&Page{Name: "trace", Go: map[string]GoBench{
+		"trace": {Pkg: "./trace", Bench: ".", Benchtime: "1s", QuickBenchtime: "20x"},
+	}})
+}
