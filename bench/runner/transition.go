@@ -27,6 +27,21 @@ func init() {
 			"decide": {Pkg: "./transition", Bench: "Decide", Benchtime: "200x", QuickBenchtime: "50x"},
 		},
 		Versus: versus,
+		Facts: func(w *Work) (map[string]string, error) {
+			facts := map[string]string{}
+			for key, pkg := range map[string]string{"aepflow-size": "./cmd/aepflow", "minimal-size": "./transition/testdata/minimal"} {
+				bin, err := w.Binary(pkg)
+				if err != nil {
+					return nil, err
+				}
+				info, err := os.Stat(bin)
+				if err != nil {
+					return nil, err
+				}
+				facts[key] = mib(float64(info.Size()))
+			}
+			return facts, nil
+		},
 	})
 }
 
