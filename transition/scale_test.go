@@ -62,36 +62,30 @@ func TestScaledTreeAnswersAlike(t *testing.T) {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	var first Outcome
-	for _, k := range []int{1, 10, 100} {
-		project := filepath.Join(dir, fmt.Sprintf("scale-%d", k))
-		if err := os.RemoveAll(project); err != nil {
-			t.Fatal(err)
-		}
-		copyDir(t, filepath.Join("testdata", "project"), project)
-		scaleTree(t, filepath.Join(project, "tree"), k)
-		finishProject(t, project, filepath.Join(project, "tree"), projectF)
-		out := Decide([]byte(benchStdin), Options{Project: project, Run: runPassing, Now: testNow})
-		if k == 1 {
-			first = out
-			if out.Kind != Refuse {
-				t.Fatalf("1×: %+v, want the benchmark's refusal", out)
-			}
-			continue
-		}
-		if out != first {
-			t.Errorf("%d×: %+v, want %+v as at 1×", k, out, first)
+	got := map[int]Outcome{}
+	for k, project := range scaledProjects(t, dir, 1, 10, 100) {
+		got[k] = Decide([]byte(benchStdin), Options{Project: project, Run: runPassing, Now: testNow})
+	}
+	if got[1].Kind != Refuse {
+		t.Fatalf("1×: %+v, want the benchmark's refusal", got[1])
+	}
+	for _, k := range []int{10, 100} {
+		if got[k] != got[1] {
+			t.Errorf("%d×: %+v, want %+v as at 1×", k, got[k], got[1])
 		}
 	}
 }
 
-// scaledProjects builds project F over the fixture tree at each scale in
-// dir, returning the project directories.
+// scaledProjects builds project F over the fixture tree at each scale,
+// in dir/scale-<k>, returning the project directories.
 func scaledProjects(tb testing.TB, dir string, scales ...int) map[int]string {
 	tb.Helper()
 	out := map[int]string{}
 	for _, k := range scales {
 		project := filepath.Join(dir, fmt.Sprintf("scale-%d", k))
+		if err := os.RemoveAll(project); err != nil {
+			tb.Fatal(err)
+		}
 		copyDir(tb, filepath.Join("testdata", "project"), project)
 		scaleTree(tb, filepath.Join(project, "tree"), k)
 		finishProject(tb, project, filepath.Join(project, "tree"), projectF)
