@@ -136,7 +136,7 @@ func loadForFlow(f flowFlags) (*workflow.Workflow, []*stepmap.Map, diag.Sources,
 		}
 		sources[f.workflowFile] = data
 		w, ds := workflow.Load(f.workflowFile, data)
-		if w != nil && !ds.HasErrors() {
+		if w != nil {
 			ds.Extend(w.Validate())
 		}
 		return w, nil, sources, ds
