@@ -167,7 +167,7 @@ func describeFlagType(typ string) string {
 
 // fixedCompletion completes a flag or argument from a fixed list of values.
 func fixedCompletion(values ...string) cobra.CompletionFunc {
-	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return values, cobra.ShellCompDirectiveNoFileComp
+	return func(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return filterPrefix(values, prefix), cobra.ShellCompDirectiveNoFileComp
 	}
 }

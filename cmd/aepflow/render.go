@@ -95,7 +95,7 @@ error.`,
 	// so the file is --snapshot everywhere and --state stays as an alias.
 	fl.StringVar(&f.state, "state", "", "the same as --snapshot")
 	_ = fl.MarkHidden("state")
-	fl.StringVar(&f.clusters, "clusters", "", "group states into clusters: `phases` (dot, svg, png)")
+	fl.StringVar(&f.clusters, "clusters", "", "group states into clusters by `KIND`: phases (dot, svg, png)")
 	fl.BoolVar(&f.check, "check", false, "with --out: exit 1 with a diff when the file is stale; write nothing")
 	completeRoot(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
