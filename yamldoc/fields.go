@@ -21,8 +21,9 @@ type Reader struct {
 	File  string
 	Diags *diag.List
 
-	data  []byte // the document's bytes, for fixes that replace a value in place
-	lines []int  // byte offset of each line's start, built on first use
+	data    []byte          // the document's bytes, for fixes that replace a value in place
+	lines   []int           // byte offset of each line's start, built on first use
+	missing map[string]bool // paths of required keys found missing
 }
 
 // NewReader returns a Reader for doc's file reporting into diags.
@@ -42,7 +43,23 @@ func (r *Reader) WrongType(n *yaml.Node, path, expected string) {
 	if n != nil && n.Kind == yaml.AliasNode {
 		return
 	}
-	r.Report(n, path, diag.Errorf(CodeWrongType, "`%s` must be %s, found %s", lastSegment(path), expected, ShapeOf(n)))
+	if n == nil && r.missing[path] {
+		return // Require reported the missing key: that is the cause
+	}
+	r.Report(n, path, diag.Errorf(CodeWrongType, "%s must be %s, found %s", nameOf(path), expected, ShapeOf(n)))
+}
+
+// nameOf names the value at path in a message: its key or index in
+// backticks, "the document" for the root, "the empty key" for a key "".
+func nameOf(path string) string {
+	switch seg := lastSegment(path); {
+	case path == "":
+		return "the document"
+	case seg == "":
+		return "the empty key"
+	default:
+		return "`" + seg + "`"
+	}
 }
 
 // Invalid reports an invalid_value at n: the field, the value and what is
@@ -168,6 +185,10 @@ func (m *Map) Require(key string) *yaml.Node {
 	if v == nil && m.node != nil {
 		d := diag.Errorf(CodeMissingField, "the required key `%s` is missing", key).At(m.r.File, PosOf(m.node)).WithPath(m.path)
 		m.r.Diags.Add(d)
+		if m.r.missing == nil {
+			m.r.missing = map[string]bool{}
+		}
+		m.r.missing[Key(m.path, key)] = true
 		if m.missing == nil {
 			m.missing = map[string]diag.Diagnostic{}
 		}
@@ -197,7 +218,11 @@ func (m *Map) Done() {
 				return present
 			}))
 		}
-		d := diag.Errorf(CodeUnknownField, "unknown key `%s`", k.Value).
+		d := diag.Errorf(CodeUnknownField, "unknown key `%s`", k.Value)
+		if k.Value == "" {
+			d = diag.Errorf(CodeUnknownField, "unknown key \"\" (an empty key)")
+		}
+		d = d.
 			WithHint("allowed keys: %s", strings.Join(allowed, ", "))
 		if best, ok := finder.Closest(k.Value); ok {
 			if missing, ok := m.missing[best]; ok {
@@ -358,7 +383,7 @@ func (r *Reader) Uint32(n *yaml.Node, path string, min uint64) (uint32, bool) {
 	}
 	v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
 	if err != nil || v < int64(min) || v > math.MaxUint32 {
-		r.Invalid(n, path, "`%s` must be an integer from %d to %d, found %s", lastSegment(path), min, uint64(math.MaxUint32), n.Value)
+		r.Invalid(n, path, "%s must be an integer from %d to %d, found %s", nameOf(path), min, uint64(math.MaxUint32), n.Value)
 		return 0, false
 	}
 	return uint32(v), true

@@ -215,3 +215,31 @@ func TestUnknownKeySuggests(t *testing.T) {
 		})
 	}
 }
+
+// TestNoEmptyNames: a message names what it blames — the document, a key,
+// or the empty key — never an empty pair of backticks; and a required key
+// found missing is not blamed again as "found nothing".
+func TestNoEmptyNames(t *testing.T) {
+	doc, diags := Parse("f.yaml", []byte("\"\": 1\nlist: x\n"))
+	r := NewReader(doc, &diags)
+	r.Seq(doc.Root, "", false)
+	m := r.Map(doc.Root, "", false)
+	r.Seq(m.Get("list"), "list", false)
+	r.String(m.Require("name"), "name")
+	r.Seq(doc.Root.Content[1], "x.", false)
+	m.Done()
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Message)
+	}
+	want := []string{
+		"the document must be a sequence, found a mapping",
+		"`list` must be a sequence, found a string",
+		"the required key `name` is missing",
+		"the empty key must be a sequence, found an integer",
+		"unknown key \"\" (an empty key)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
