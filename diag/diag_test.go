@@ -181,7 +181,7 @@ func TestSARIFForCodeScanning(t *testing.T) {
 				}
 			}
 			Results []struct {
-				Message struct{ Text, Markdown string }
+				Message   struct{ Text, Markdown string }
 				Locations []struct {
 					PhysicalLocation *struct {
 						ArtifactLocation struct{ URI string }
