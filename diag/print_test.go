@@ -178,3 +178,27 @@ func BenchmarkWriteText(b *testing.B) {
 		_ = WriteText(&bytes.Buffer{}, l, src)
 	}
 }
+
+// FuzzWriteText prints a diagnostic anywhere in arbitrary source bytes:
+// never a panic, never a raw control byte (but newline and tab), never
+// more than a bounded amount of output.
+func FuzzWriteText(f *testing.F) {
+	f.Add([]byte("a: b\n\tc: \x00d\n"), 2, 5, "m\x1b")
+	f.Add([]byte("\xff\xfe\r\n\r\n"), 1, 1<<20, "")
+	f.Add([]byte(strings.Repeat("x", 5000)), 1, 4000, "wide")
+	f.Fuzz(func(t *testing.T, src []byte, line, col int, msg string) {
+		l := List{Errorf("c", "%s", msg).At("f", Pos{Line: line, Column: col}).WithHint("%s", msg)}
+		var b bytes.Buffer
+		if err := WriteText(&b, l, Sources{"f": src}); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range b.Bytes() {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+				t.Fatalf("raw control byte %#x in %q", c, b.String())
+			}
+		}
+		if limit := 8*len(msg) + 4*DefaultMaxWidth*4 + 256; b.Len() > limit {
+			t.Fatalf("printed %d bytes (limit %d)", b.Len(), limit)
+		}
+	})
+}
