@@ -24,6 +24,7 @@ type Reader struct {
 	data    []byte          // the document's bytes, for fixes that replace a value in place
 	lines   []int           // byte offset of each line's start, built on first use
 	missing map[string]bool // paths of required keys found missing
+	budget  *suggest.Budget // the did-you-mean work of the whole document
 }
 
 // NewReader returns a Reader for doc's file reporting into diags.
@@ -213,10 +214,13 @@ func (m *Map) Done() {
 		if finder == nil {
 			// Keys the mapping already holds are no suggestion: renaming
 			// to one would make a duplicate.
-			finder = suggest.NewFinder(slices.DeleteFunc(slices.Clone(allowed), func(a string) bool {
+			if m.r.budget == nil {
+				m.r.budget = suggest.NewBudget()
+			}
+			finder = suggest.NewFinderWithin(slices.DeleteFunc(slices.Clone(allowed), func(a string) bool {
 				_, present := m.keys[a]
 				return present
-			}))
+			}), m.r.budget)
 		}
 		d := diag.Errorf(CodeUnknownField, "unknown key `%s`", k.Value)
 		if k.Value == "" {

@@ -11,8 +11,9 @@
 // into unrelated ones.
 //
 // It is bounded: names longer than MaxName code points get no suggestion,
-// and a Finder spends at most its budget of distance-table cells over its
-// whole life, after which it suggests nothing more. A hostile document with
+// and a Finder spends at most its Budget of distance-table cells over its
+// whole life (a Budget may be shared by the finders of one document),
+// after which it suggests nothing more. A hostile document with
 // ten thousand misspelt ids among ten thousand states therefore costs a
 // bounded amount of work; the diagnostics are the same, only without hints.
 //
@@ -21,7 +22,6 @@
 package suggest
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -30,9 +30,16 @@ import (
 // MaxName is the longest name, in code points, a suggestion is looked for.
 const MaxName = 128
 
-// DefaultBudget is the number of distance-table cells a Finder computes
-// before it stops suggesting (about a tenth of a second of work).
+// DefaultBudget is the number of distance-table cells a Budget allows
+// before its finders stop suggesting (about a tenth of a second of work).
 const DefaultBudget = 20_000_000
+
+// Budget is work shared by several Finders, such as every mapping of one
+// document, so that the document as a whole costs a bounded amount.
+type Budget struct{ left int }
+
+// NewBudget returns a Budget of DefaultBudget cells.
+func NewBudget() *Budget { return &Budget{left: DefaultBudget} }
 
 // Finder looks names up among one set of candidates. It remembers each
 // answer, so that a name misspelt the same way many times costs once. The
@@ -41,19 +48,22 @@ type Finder struct {
 	candidates [][]rune
 	texts      []string
 	folded     map[string]string // lower-cased candidate -> the first candidate so spelt
-	budget     int
+	budget     *Budget
 	seen       map[string]string
 }
 
 // NewFinder returns a Finder over candidates (order does not matter: ties
-// go to the candidate first in byte order). Duplicates and empty strings
-// are ignored.
-func NewFinder(candidates []string) *Finder {
+// go to the candidate first in byte order) with a Budget of its own.
+// Duplicates and empty strings are ignored.
+func NewFinder(candidates []string) *Finder { return NewFinderWithin(candidates, NewBudget()) }
+
+// NewFinderWithin is NewFinder spending budget, which it may share.
+func NewFinderWithin(candidates []string, budget *Budget) *Finder {
 	texts := slices.Clone(candidates)
 	slices.Sort(texts)
 	texts = slices.Compact(texts)
 	texts = slices.DeleteFunc(texts, func(s string) bool { return s == "" })
-	f := &Finder{texts: texts, budget: DefaultBudget, seen: map[string]string{}, folded: map[string]string{}}
+	f := &Finder{texts: texts, budget: budget, seen: map[string]string{}, folded: map[string]string{}}
 	for _, s := range texts {
 		f.candidates = append(f.candidates, []rune(s))
 		if _, dup := f.folded[strings.ToLower(s)]; !dup {
@@ -77,7 +87,7 @@ func (f *Finder) Closest(name string) (string, bool) {
 }
 
 func (f *Finder) closest(name string) string {
-	if name == "" || utf8.RuneCountInString(name) > MaxName || f.budget <= 0 {
+	if name == "" || utf8.RuneCountInString(name) > MaxName || f.budget.left <= 0 {
 		return ""
 	}
 	if _, found := slices.BinarySearch(f.texts, name); found {
@@ -90,12 +100,12 @@ func (f *Finder) closest(name string) string {
 	limit := max(len(typed)/3, 1)
 	best, bestDist := "", limit+1
 	for i, c := range f.candidates {
-		f.budget--
+		f.budget.left--
 		if abs(len(c)-len(typed)) >= bestDist || len(c) > MaxName {
 			continue
 		}
-		f.budget -= (len(typed) + 1) * (len(c) + 1)
-		if f.budget < 0 {
+		f.budget.left -= (len(typed) + 1) * (len(c) + 1)
+		if f.budget.left < 0 {
 			return ""
 		}
 		// A distance as large as either name replaces it whole: no
@@ -112,18 +122,6 @@ func (f *Finder) closest(name string) string {
 func Closest(name string, candidates []string) (string, bool) {
 	return NewFinder(candidates).Closest(name)
 }
-
-// Hint returns "did you mean `x`?" for the candidate closest to name, or
-// "" when there is none.
-func Hint(name string, candidates []string) string {
-	if s, ok := Closest(name, candidates); ok {
-		return DidYouMean(s)
-	}
-	return ""
-}
-
-// DidYouMean phrases a suggestion: "did you mean `x`?".
-func DidYouMean(s string) string { return fmt.Sprintf("did you mean `%s`?", s) }
 
 // distance returns the optimal string alignment distance of a and b, or
 // any value ≥ bound once it is certain to reach bound.

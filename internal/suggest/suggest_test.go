@@ -32,11 +32,8 @@ func TestClosest(t *testing.T) {
 	if got, _ := Closest("ab", []string{"ac", "aa"}); got != "aa" {
 		t.Errorf("tie -> %q, want aa", got)
 	}
-	if got := Hint("roots", []string{"root", "format"}); got != "did you mean `root`?" {
-		t.Errorf("Hint = %q", got)
-	}
-	if got := Hint("zzz", []string{"root"}); got != "" {
-		t.Errorf("Hint = %q", got)
+	if got, _ := Closest("roots", []string{"root", "format"}); got != "root" {
+		t.Errorf("roots -> %q", got)
 	}
 }
 
@@ -69,15 +66,14 @@ func TestBudgetBoundsWork(t *testing.T) {
 	for i := range 10_000 {
 		states = append(states, fmt.Sprintf("state_%05d", i))
 	}
-	f := NewFinder(states)
-	f.budget = 1_000_000
+	f := NewFinderWithin(states, &Budget{left: 1_000_000})
 	answered := 0
 	for i := range 10_000 {
 		if _, ok := f.Closest(fmt.Sprintf("stat_%05d", i)); ok {
 			answered++
 		}
 	}
-	if f.budget > 0 || answered == 0 || answered == 10_000 {
+	if f.budget.left > 0 || answered == 0 || answered == 10_000 {
 		t.Errorf("budget left %d, answered %d of 10,000; want the budget spent part way", f.budget, answered)
 	}
 	if got, ok := f.Closest("stat_00000"); !ok || got != "state_00000" {
