@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,10 +15,12 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/workflow"
 	"github.com/aepflow/aepflow/yamldoc"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // maxExtendsHops bounds a protocol's extends chain (documents.md §9).
@@ -65,13 +68,16 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 		diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir))
 	}
 	for i, r := range loadAll(files, kind) {
-		t.Files = append(t.Files, File{Path: files[i], Kind: kind})
+		f := files[i]
+		t.Files = append(t.Files, File{Path: f, Kind: kind})
 		if r.data != nil {
-			t.Sources[files[i]] = r.data
+			t.Sources[f] = r.data
 		}
 		diags.Extend(r.diags)
 		if r.doc != nil {
 			diags.Extend(t.register(r.doc))
+		} else {
+			t.markBroken(kind, r.id, f)
 		}
 	}
 	return diags
@@ -80,8 +86,9 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 // loaded is one file read, parsed, decoded and validated, waiting to be
 // registered.
 type loaded struct {
-	data  []byte // nil when the file could not be read
-	doc   *Document
+	data  []byte    // nil when the file could not be read
+	doc   *Document // nil when it did not load
+	id    string    // the id a document that did not load declares, if it tells
 	diags diag.List
 }
 
@@ -120,10 +127,38 @@ func loadOne(file string, kind Kind) loaded {
 	}
 	doc, diags := yamldoc.Parse(file, data)
 	if diags.HasErrors() {
-		return loaded{data: data, diags: diags}
+		return loaded{data: data, id: peekID(nil, data), diags: diags}
 	}
 	d, ds := decode(kind, doc)
-	return loaded{data: data, doc: d, diags: append(diags, ds...)}
+	r := loaded{data: data, doc: d, diags: append(diags, ds...)}
+	if d == nil {
+		r.id = peekID(doc.Root, doc.Data)
+	}
+	return r
+}
+
+// topLevelID finds a top-level `id:` line of a YAML document, or an `"id":`
+// member of a JSON one, in a file too broken to parse.
+var topLevelID = regexp.MustCompile(`(?m)^(?:id:[ \t]*["']?([^"'\s#,{}\[\]]+)|[{ \t]*"id"[ \t]*:[ \t]*"([^"\\]+)")`)
+
+// peekID returns the `id` a document declares, from its parsed root when
+// there is one, else from its bytes; "" when neither tells.
+func peekID(root *yaml.Node, data []byte) string {
+	if root != nil {
+		if root.Kind != yaml.MappingNode {
+			return ""
+		}
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if k, v := root.Content[i], root.Content[i+1]; k.Value == "id" && v.Kind == yaml.ScalarNode {
+				return v.Value
+			}
+		}
+		return ""
+	}
+	if m := topLevelID.FindSubmatch(data); m != nil {
+		return string(m[1]) + string(m[2])
+	}
+	return ""
 }
 
 // collect returns the document files under dir in byte order of their
@@ -231,12 +266,16 @@ func decode(kind Kind, doc *yamldoc.Document) (*Document, diag.List) {
 	case KindLifecycle:
 		d.Lifecycle = protocol.DecodeLifecycle(doc, &diags)
 	}
-	if diags.HasErrors() {
+	shapeErrors := diags.HasErrors()
+	if kind == KindWorkflow && d.Workflow != nil {
+		// A shape error in one part of a workflow does not hide the rules
+		// on the rest: Validate judges what decoded soundly.
+		diags.Extend(d.Workflow.Validate())
+	}
+	if shapeErrors {
 		return nil, diags
 	}
 	switch kind {
-	case KindWorkflow:
-		diags.Extend(d.Workflow.Validate())
 	case KindStepMap:
 		diags.Extend(d.StepMap.Validate())
 	case KindPrinciple:
@@ -330,8 +369,9 @@ func (t *Tree) crossCheck() diag.List {
 		}
 		w := t.Workflows[m.Workflow.ID]
 		if w == nil {
-			diags.Add(diag.Errorf(CodeUnknownWorkflow, "step map `%s` is pinned to `%s`, but the tree has no workflow `%s`", m.ID, m.WorkflowText, m.Workflow.ID).
-				WithPath(m.Location() + ".workflow"))
+			if d, ok := t.unknownPin(m); ok {
+				diags.Add(d)
+			}
 			continue
 		}
 		diags.Extend(m.CrossValidate(w))
@@ -341,6 +381,30 @@ func (t *Tree) crossCheck() diag.List {
 		diags.Extend(p.ValidateVerifiers(t.inheritedVerifiers(p)))
 	}
 	return diags
+}
+
+// unknownPin reports a step map pinned to a workflow the registry lacks,
+// at the pin, with a "did you mean" among the tree's workflows. A pin
+// naming a workflow whose file failed to load is not reported: that file's
+// own problems are the cause. When workflow files failed to load without a
+// readable id, the hint names them.
+func (t *Tree) unknownPin(m *stepmap.Map) (diag.Diagnostic, bool) {
+	named, unnamed := t.Broken(KindWorkflow, m.Workflow.ID)
+	if len(named) > 0 {
+		return diag.Diagnostic{}, false
+	}
+	d := diag.Errorf(CodeUnknownWorkflow, "step map `%s` is pinned to `%s`, but the tree has no workflow `%s`", m.ID, m.WorkflowText, m.Workflow.ID).
+		At(m.File, m.PinPos()).WithPath(m.Location() + ".workflow")
+	if len(unnamed) > 0 {
+		d = d.WithHint("these workflow files failed to load, and may hold it: %s", strings.Join(unnamed, ", "))
+	}
+	if best, ok := suggest.Closest(m.Workflow.ID, t.WorkflowIDs()); ok {
+		d = d.WithSuggestion(best)
+		if fix, ok := m.PinFix(best); ok {
+			d = d.WithFix(fix)
+		}
+	}
+	return d, true
 }
 
 // inheritedVerifiers collects the verifiers of p's extends chain, as far as
