@@ -229,6 +229,9 @@ func TestParseObservedAt(t *testing.T) {
 		{"-1", 0, false},
 		{"yesterday", 0, false},
 		{"2026-8-21", 0, false},
+		{"1970-01-01", 0, true},
+		{"1969-12-31", 0, false}, // before the epoch: a negative time
+		{"0000-01-01", 0, false},
 	} {
 		got, err := ParseObservedAt(c.in, now)
 		if (err == nil) != c.ok || got != c.want {

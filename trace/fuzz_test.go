@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/internal/testkit"
 )
@@ -124,6 +125,11 @@ func FuzzReadSpec(f *testing.F) {
 	f.Add([]byte("format: trace-spec/1\nid: a\nexpectations:\n- {id: a, expect: {text.matches: {regex: \"(\"}}}\n"))
 	f.Add([]byte(okHeader + "- {id: a, expect: {turns: {count: {at_most: 1}}}}\n- {id: a, expect: {order: {first: {tool: A}, before: {tool: B}}}}\n"))
 	f.Add([]byte("a: &a [*a]\n"))
+	// The null bounds that panicked in evaluation (issue 10), one per kind.
+	for kind, param := range requiredBoundKinds {
+		f.Add([]byte(nullBoundDoc(kind, param)))
+	}
+	f.Add([]byte(okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"[ab]{0,1000}c\"}}}}}\n"))
 	var irs []*IR
 	for _, name := range []string{"small.jsonl", "events.jsonl"} {
 		irs = append(irs, mustRead(f, readFile(f, "testdata/transcripts/"+name)))
@@ -146,6 +152,24 @@ func FuzzReadSpec(f *testing.F) {
 			if _, err := Check(spec, ir, CheckOptions{}); err != nil {
 				t.Fatal(err)
 			}
+		}
+	})
+}
+
+// FuzzGlob: the linear glob matcher agrees with the backtracking reference
+// on every pattern and text (kept short: the reference is quadratic).
+// Both are valid UTF-8, as every pattern (YAML) and text (a validated
+// transcript, decoded JSON) is.
+func FuzzGlob(f *testing.F) {
+	for _, c := range [][2]string{{"a.c+d", "a.c+d"}, {"*/.engineering/*.md", "/r/.engineering/x.md"}, {"*a?c*", "xabcx"}, {"x*é?*z", "xéyz"}, {"**?", ""}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		if len(pattern) > 64 || len(text) > 256 || !utf8.ValidString(pattern) || !utf8.ValidString(text) {
+			return
+		}
+		if got, want := compileGlob(pattern).match(text), globBacktrack(pattern, text); got != want {
+			t.Fatalf("glob %q on %q = %t, the reference says %t", pattern, text, got, want)
 		}
 	})
 }

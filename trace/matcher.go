@@ -34,7 +34,7 @@ func (m *Matcher) MatchText(t string) bool {
 	case "contains":
 		return strings.Contains(t, m.Text)
 	case "glob":
-		return globMatch(m.Text, t)
+		return m.compiledGlob().match(t)
 	case "regex":
 		return m.re != nil && m.re.MatchString(t)
 	case "equals":
@@ -65,33 +65,13 @@ func equalsValue(want, got any) bool {
 	return false
 }
 
-// globMatch matches text against a glob anchored at both ends: `*` is any run
-// of characters (empty included), `?` one character, everything else literal.
-func globMatch(pattern, text string) bool {
-	p := []rune(pattern)
-	t := []rune(text)
-	pi, ti := 0, 0
-	star, mark := -1, 0
-	for ti < len(t) {
-		switch {
-		case pi < len(p) && (p[pi] == '?' || p[pi] == t[ti]) && p[pi] != '*':
-			pi++
-			ti++
-		case pi < len(p) && p[pi] == '*':
-			star, mark = pi, ti
-			pi++
-		case star >= 0:
-			pi = star + 1
-			mark++
-			ti = mark
-		default:
-			return false
-		}
+// compiledGlob returns the glob validation compiled, or compiles it (for a
+// Matcher built without ReadSpec).
+func (m *Matcher) compiledGlob() *glob {
+	if m.glob != nil {
+		return m.glob
 	}
-	for pi < len(p) && p[pi] == '*' {
-		pi++
-	}
-	return pi == len(p)
+	return compileGlob(m.Text)
 }
 
 // Display renders m as reasons and notes show it: `= "s"`, `~ "s"`,

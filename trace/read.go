@@ -16,6 +16,12 @@ const (
 	CodeAdaptEmpty      = "TRACE-ADAPT-002"
 )
 
+// MaxTranscriptBytes is the largest transcript aepflow reads, in bytes
+// (512 MiB: long agent sessions reach hundreds of megabytes). Callers
+// reading a file or standard input refuse a larger one, a file before
+// reading it.
+const MaxTranscriptBytes = 512 << 20
+
 // eventStreamFormat is the per-line format tag of the metaharness event stream.
 const eventStreamFormat = "metaharness.event/1"
 

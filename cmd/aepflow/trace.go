@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/internal/atomicfile"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/trace"
 )
 
@@ -62,7 +61,7 @@ unreadable, 2 on a malformed command line.`,
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			ir, err := readTranscript(cmd, transcript)
+			ir, err := readTranscript(cmd, &traceStdin{}, transcript)
 			if err != nil {
 				return err
 			}
@@ -176,7 +175,7 @@ refused input, an unknown --advisory id or a bad or future --observed-at;
 			if err != nil {
 				return exitWith(exitProblems, err)
 			}
-			return emitEvidence(cmd, rec, format, out)
+			return emitEvidence(cmd, rec, format, out, []string{spec, transcript})
 		},
 	}
 	cmd.Flags().StringVar(&spec, "spec", "", "trace specification `FILE` (YAML or JSON)")
@@ -199,28 +198,83 @@ func checkFormat(format string, allowed ...string) error {
 	return usageError("unknown --format %q (want one of %v)", format, allowed)
 }
 
-// readTranscript reads and normalises a transcript, printing refusals.
-func readTranscript(cmd *cobra.Command, path string) (*trace.IR, error) {
-	data, err := os.ReadFile(path)
+// Bounds on the inputs of the trace verbs (docs/security.md); variables so
+// that tests can make them small.
+var (
+	transcriptLimit int64 = trace.MaxTranscriptBytes
+	specLimit       int64 = trace.MaxSpecBytes
+)
+
+// traceStdin says which flag of this process has read standard input: `-`
+// can stand for one input only, since the first reader consumes it.
+//
+// This and traceInput are the trace verbs' own reading helpers, written
+// before the shared ones of cmd/aepflow (readInput, openInput) landed; they
+// follow the same rules and are to be replaced by them.
+type traceStdin struct{ by string }
+
+// traceInput returns the bytes of the input path names, at most limit of
+// them, through package fsio: standard input for `-` (claimed for flag),
+// else the regular file at path. A directory, a named pipe, a device (or a
+// symbolic link to one) is refused without reading, a larger file on the
+// size it reports. Every refusal is an exit-1 error naming the input.
+func traceInput(cmd *cobra.Command, stdin *traceStdin, flag, path string, limit int64) ([]byte, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		if stdin.by != "" {
+			return nil, exitWith(exitProblems, fmt.Errorf("cannot read %s from standard input: %s already reads it", flag, stdin.by))
+		}
+		stdin.by = flag
+		data, err = fsio.ReadAll(cmd.InOrStdin(), traceInputName(path), limit)
+	} else {
+		data, err = fsio.ReadFile(path, limit)
+	}
 	if err != nil {
 		return nil, exitWith(exitProblems, err)
 	}
+	return data, nil
+}
+
+// traceInputName is how messages name an input: `<stdin>` for `-`.
+func traceInputName(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
+}
+
+// oneStdin refuses a command line that gives `-` to both the spec and a
+// transcript: standard input can be read once.
+func oneStdin(spec string, transcripts ...string) error {
+	if spec == "-" && slices.Contains(transcripts, "-") {
+		return usageError("--spec - and --transcript - both ask for standard input, which can be read once")
+	}
+	return nil
+}
+
+// readTranscript reads and normalises a transcript, printing refusals.
+func readTranscript(cmd *cobra.Command, stdin *traceStdin, path string) (*trace.IR, error) {
+	data, err := traceInput(cmd, stdin, "--transcript", path, transcriptLimit)
+	if err != nil {
+		return nil, err
+	}
 	ir, adapter, refusals := trace.Read(data)
 	if len(refusals) > 0 {
-		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("transcript %s refused (read as %s)", path, adapter.Name), refusals)
+		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("transcript %s refused (read as %s)", traceInputName(path), adapter.Name), refusals)
 		return nil, exitWith(exitProblems, nil)
 	}
 	return ir, nil
 }
 
-func readSpec(cmd *cobra.Command, path string) (*trace.Spec, error) {
-	data, err := os.ReadFile(path)
+func readSpec(cmd *cobra.Command, stdin *traceStdin, path string) (*trace.Spec, error) {
+	data, err := traceInput(cmd, stdin, "--spec", path, specLimit)
 	if err != nil {
-		return nil, exitWith(exitProblems, err)
+		return nil, err
 	}
 	spec, refusals := trace.ReadSpec(data)
 	if len(refusals) > 0 {
-		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("specification %s refused", path), refusals)
+		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("specification %s refused", traceInputName(path)), refusals)
 		return nil, exitWith(exitProblems, nil)
 	}
 	return spec, nil
@@ -235,14 +289,18 @@ func printRefusals(w io.Writer, header string, refusals diag.List) {
 
 // runCheck reads both inputs and evaluates; every failure is already an exit error.
 func runCheck(cmd *cobra.Command, specPath, transcriptPath string, opts trace.CheckOptions) (*trace.Report, error) {
-	spec, err := readSpec(cmd, specPath)
+	if err := oneStdin(specPath, transcriptPath); err != nil {
+		return nil, err
+	}
+	stdin := &traceStdin{}
+	spec, err := readSpec(cmd, stdin, specPath)
 	if err != nil {
 		return nil, err
 	}
 	if err := trace.ValidateAdvisory(spec, opts.Advisory); err != nil {
 		return nil, exitWith(exitProblems, err)
 	}
-	ir, err := readTranscript(cmd, transcriptPath)
+	ir, err := readTranscript(cmd, stdin, transcriptPath)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +323,11 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-func emitEvidence(cmd *cobra.Command, rec *trace.Evidence, format, out string) error {
+// emitEvidence prints the record, or writes it to out (`-` is standard
+// output) atomically, creating parent directories: evidence records usually
+// go into a run directory that may not exist yet. The destination may not
+// be one of inputs, nor exist as anything but a regular file.
+func emitEvidence(cmd *cobra.Command, rec *trace.Evidence, format, out string, inputs []string) error {
 	var b bytes.Buffer
 	records := []*trace.Evidence{rec}
 	var err error
@@ -277,23 +339,13 @@ func emitEvidence(cmd *cobra.Command, rec *trace.Evidence, format, out string) e
 	if err != nil {
 		return exitWith(exitProblems, err)
 	}
-	if out == "" {
+	if out == "" || out == "-" {
 		_, err = cmd.OutOrStdout().Write(b.Bytes())
 		return err
 	}
-	if err := writeCreatingDirs(out, b.Bytes()); err != nil {
+	if err := fsio.WriteFile(out, b.Bytes(), fsio.WriteOptions{Inputs: inputs, MakeDirs: true}); err != nil {
 		return exitWith(exitProblems, err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%s — %s\n", out, rec.Status)
 	return nil
-}
-
-// writeCreatingDirs writes data to path atomically, creating its parent
-// directories first: evidence records usually go into a run directory that
-// may not exist yet.
-func writeCreatingDirs(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(path, data, 0o644)
 }
