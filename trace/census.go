@@ -49,9 +49,9 @@ func NewCensus(ir *IR) *Census {
 	for _, e := range ir.Events {
 		c.EventsByFamily[string(e.Family)]++
 	}
-	keys := map[string]int{}
+	keys := map[[32]byte]int{}
 	for _, ci := range ir.calls {
-		call := ir.Events[ci].Call
+		call := ir.Events[ci].Call()
 		t := c.ToolTraffic[call.Name]
 		if t == nil {
 			t = &ToolTraffic{}
@@ -59,15 +59,15 @@ func NewCensus(ir *IR) *Census {
 		}
 		t.Calls++
 		t.InputBytes += call.InputBytes
-		if r := call.ResultEvent; r != nil {
-			res := ir.Events[*r].Result
+		if r := call.ResultEvent; r >= 0 {
+			res := ir.Events[r].Result()
 			t.Results++
 			t.ResultBytes += res.ContentBytes
 			if res.IsError != nil && *res.IsError {
 				t.Errors++
 			}
 		}
-		keys[repetitionKey(call)]++
+		keys[call.repKey]++
 	}
 	for _, n := range keys {
 		if n > 1 {
@@ -92,8 +92,6 @@ func apiRequests(reqs []Request) int {
 	}
 	return n
 }
-
-func repetitionKey(c *ToolCall) string { return c.Name + " " + Compact(c.Input) }
 
 // stepTotals sums gen and exec over all steps; a total is nil when any value
 // is nil or there are no steps.

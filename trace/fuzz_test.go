@@ -15,9 +15,9 @@ func checkIR(t *testing.T, ir *IR) {
 		if e.Index != i || e.SourceLine < 1 {
 			t.Fatalf("event %d: index %d line %d", i, e.Index, e.SourceLine)
 		}
-		if e.Family == FamilyToolCall && e.Call.ResultEvent != nil {
-			r := *e.Call.ResultEvent
-			if r < 0 || r >= len(ir.Events) || ir.Events[r].Family != FamilyToolResult {
+		if e.Family == FamilyToolCall && e.Call().ResultEvent >= 0 {
+			r := e.Call().ResultEvent
+			if r >= len(ir.Events) || ir.Events[r].Family != FamilyToolResult {
 				t.Fatalf("call %d correlates with %d", i, r)
 			}
 		}

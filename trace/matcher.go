@@ -1,28 +1,19 @@
 package trace
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 )
 
-// textOf is the text a matcher reads from a recorded JSON value: the string
-// itself, else its compact JSON.
-func textOf(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return Compact(v)
-}
-
-// MatchValue reports whether a recorded JSON value (as decoded with
-// UseNumber) satisfies m (trace.md §3.5).
-func (m *Matcher) MatchValue(v any) bool {
+// MatchValue reports whether a recorded JSON value satisfies m (trace.md
+// §3.5): `equals` compares like with like, the others read `text_of(v)`,
+// the string itself or else its compact JSON, which is v.Text.
+func (m *Matcher) MatchValue(v Value) bool {
 	if m.Op == "equals" {
 		return equalsValue(m.Value, v)
 	}
-	return m.MatchText(textOf(v))
+	return m.MatchText(v.Text)
 }
 
 // MatchText reports whether plain text satisfies m; `equals` matches text
@@ -46,21 +37,15 @@ func (m *Matcher) MatchText(t string) bool {
 
 // equalsValue compares like with like: bool with bool, an integer with a JSON
 // integer of equal value (a recorded float never matches), string with string.
-func equalsValue(want, got any) bool {
+func equalsValue(want any, got Value) bool {
 	switch w := want.(type) {
 	case bool:
-		g, ok := got.(bool)
-		return ok && g == w
+		return got.Kind == ValueBool && got.Text == strconv.FormatBool(w)
 	case string:
-		g, ok := got.(string)
-		return ok && g == w
+		return got.Kind == ValueString && got.Text == w
 	case int64:
-		n, ok := got.(json.Number)
-		if !ok || !isInteger(n) {
-			return false
-		}
-		i, err := strconv.ParseInt(string(n), 10, 64)
-		return err == nil && i == w
+		i, ok := got.integer()
+		return ok && i == w
 	}
 	return false
 }

@@ -91,6 +91,10 @@ type Selector struct {
 	Operations []string
 	Subject    *Matcher
 	Args       map[string]*Matcher
+
+	// tools and argNames are what Matches reads, computed once (prepare).
+	tools, argNames []string
+	prepared        bool
 }
 
 // CountBound bounds a whole number (trace.md §3.3).

@@ -207,6 +207,7 @@ func (v *validator) list(l []string, loc string, unique bool) {
 }
 
 func (v *validator) selector(s *Selector, loc string) {
+	s.prepare()
 	if s.Tool != nil {
 		v.name(*s.Tool, loc+".tool")
 		if s.Tools != nil {

@@ -61,7 +61,7 @@ unreadable, 2 on a malformed command line.`,
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			ir, err := readTranscript(cmd, &traceStdin{}, transcript)
+			ir, err := readTranscript(cmd, &traceStdin{}, transcript, trace.KeepNothing)
 			if err != nil {
 				return err
 			}
@@ -236,6 +236,47 @@ func traceInput(cmd *cobra.Command, stdin *traceStdin, flag, path string, limit 
 	return data, nil
 }
 
+// traceOpen opens the input path names for streaming, with the rules of
+// traceInput: reads past limit bytes fail with a KindTooLarge *fsio.Error.
+func traceOpen(cmd *cobra.Command, stdin *traceStdin, flag, path string, limit int64) (io.ReadCloser, error) {
+	if path == "-" {
+		if stdin.by != "" {
+			return nil, exitWith(exitProblems, fmt.Errorf("cannot read %s from standard input: %s already reads it", flag, stdin.by))
+		}
+		stdin.by = flag
+		return io.NopCloser(&boundedReader{r: cmd.InOrStdin(), name: traceInputName(path), limit: limit}), nil
+	}
+	f, err := fsio.Open(path, limit)
+	if err != nil {
+		return nil, exitWith(exitProblems, err)
+	}
+	return f, nil
+}
+
+// boundedReader reads r and fails with a KindTooLarge *fsio.Error once it
+// has yielded more than limit bytes (what fsio.File does for a file).
+type boundedReader struct {
+	r     io.Reader
+	name  string
+	limit int64
+	read  int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.read > b.limit {
+		return 0, &fsio.Error{Op: "read", Path: b.name, Kind: fsio.KindTooLarge, Limit: b.limit}
+	}
+	if room := b.limit + 1 - b.read; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := b.r.Read(p)
+	b.read += int64(n)
+	if b.read > b.limit {
+		return n, &fsio.Error{Op: "read", Path: b.name, Kind: fsio.KindTooLarge, Limit: b.limit}
+	}
+	return n, err
+}
+
 // traceInputName is how messages name an input: `<stdin>` for `-`.
 func traceInputName(path string) string {
 	if path == "-" {
@@ -253,13 +294,18 @@ func oneStdin(spec string, transcripts ...string) error {
 	return nil
 }
 
-// readTranscript reads and normalises a transcript, printing refusals.
-func readTranscript(cmd *cobra.Command, stdin *traceStdin, path string) (*trace.IR, error) {
-	data, err := traceInput(cmd, stdin, "--transcript", path, transcriptLimit)
+// readTranscript reads and normalises a transcript as a stream, keeping
+// what keep admits, and prints its refusals.
+func readTranscript(cmd *cobra.Command, stdin *traceStdin, path string, keep *trace.Keep) (*trace.IR, error) {
+	f, err := traceOpen(cmd, stdin, "--transcript", path, transcriptLimit)
 	if err != nil {
 		return nil, err
 	}
-	ir, adapter, refusals := trace.Read(data)
+	defer f.Close()
+	ir, adapter, refusals, err := trace.ReadStream(f, trace.ReadOptions{Keep: keep})
+	if err != nil {
+		return nil, exitWith(exitProblems, err)
+	}
 	if len(refusals) > 0 {
 		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("transcript %s refused (read as %s)", traceInputName(path), adapter.Name), refusals)
 		return nil, exitWith(exitProblems, nil)
@@ -300,7 +346,7 @@ func runCheck(cmd *cobra.Command, specPath, transcriptPath string, opts trace.Ch
 	if err := trace.ValidateAdvisory(spec, opts.Advisory); err != nil {
 		return nil, exitWith(exitProblems, err)
 	}
-	ir, err := readTranscript(cmd, stdin, transcriptPath)
+	ir, err := readTranscript(cmd, stdin, transcriptPath, spec.Keep())
 	if err != nil {
 		return nil, err
 	}
