@@ -15,8 +15,10 @@ type Census struct {
 	Events             int                     `json:"events"`
 	EventsByFamily     map[string]int          `json:"events_by_family"`
 	OpaqueEvents       int                     `json:"opaque_events"`
-	AssistantEvents    int                     `json:"assistant_events"`
-	APIRequests        int                     `json:"api_requests"`
+	// AssistantEvents and APIRequests are nil when the wire records no
+	// requests (a Codex rollout): not zero, unknown.
+	AssistantEvents    *int                    `json:"assistant_events"`
+	APIRequests        *int                    `json:"api_requests"`
 	ToolTraffic        map[string]*ToolTraffic `json:"tool_traffic"`
 	RepeatedCallGroups int                     `json:"repeated_call_groups"`
 	Steps              []Step                  `json:"steps"`
@@ -41,10 +43,12 @@ func NewCensus(ir *IR) *Census {
 		Events:           len(ir.Events),
 		EventsByFamily:   map[string]int{},
 		OpaqueEvents:     ir.Unread(),
-		AssistantEvents:  len(ir.Requests),
-		APIRequests:      apiRequests(ir.Requests),
 		ToolTraffic:      map[string]*ToolTraffic{},
 		Steps:            ir.steps,
+	}
+	if ir.RecordsRequests() {
+		assistant, api := len(ir.Requests), apiRequests(ir.Requests)
+		c.AssistantEvents, c.APIRequests = &assistant, &api
 	}
 	for _, e := range ir.Events {
 		c.EventsByFamily[string(e.Family)]++
@@ -135,7 +139,11 @@ func (c *Census) WriteText(w io.Writer) error {
 	}
 	row("events", "%d total — %s", c.Events, strings.Join(fams, ", "))
 	row("unread", "%d event(s) the adapter could not read", c.OpaqueEvents)
-	row("requests", "%d assistant events, %d api requests", c.AssistantEvents, c.APIRequests)
+	if c.AssistantEvents != nil && c.APIRequests != nil {
+		row("requests", "%d assistant events, %d api requests", *c.AssistantEvents, *c.APIRequests)
+	} else {
+		row("requests", "not recorded by this transcript format")
+	}
 	calls, results := 0, uint64(0)
 	for _, name := range slices.Sorted(maps.Keys(c.ToolTraffic)) {
 		t := c.ToolTraffic[name]

@@ -38,12 +38,11 @@ func evaluate(ir *IR, k *Kind) Outcome {
 	case KindPermissionDenied, KindSubagentSpawned, KindTurns, KindIterations, KindTokensThinking,
 		KindDurationTotal, KindDurationAPI, KindTTFT, KindTimeToRequest:
 		return evalRecordedCount(ir, k)
-	case KindAPIRequests:
-		n := apiRequests(ir.Requests)
-		return decideCount(k.Count, uint64(n), false, nil, nil, fmt.Sprintf("%d api request(s), bound %s", n, k.Count))
-	case KindEventsAssistant:
-		n := len(ir.Requests)
-		return decideCount(k.Count, uint64(n), false, nil, nil, fmt.Sprintf("%d assistant event(s), bound %s", n, k.Count))
+	case KindAPIRequests, KindEventsAssistant:
+		if !ir.RecordsRequests() {
+			return unkOutcome("no_requests", nil)
+		}
+		return evalRequestCount(ir, k)
 	case KindTextMatches:
 		return evalTextMatches(ir, k)
 	case KindRateLimitStatus, KindRateLimitOverage, KindRateLimitUtil:
@@ -70,6 +69,17 @@ func evaluate(ir *IR, k *Kind) Outcome {
 		return evalTimeTotal(ir, k)
 	}
 	return unkOutcome("unsupported_kind", map[string]any{"kind": string(k.Name)})
+}
+
+// evalRequestCount bounds the api requests or the assistant events
+// (trace.md §1.4); they cite nothing and unread events are ignored.
+func evalRequestCount(ir *IR, k *Kind) Outcome {
+	if k.Name == KindAPIRequests {
+		n := apiRequests(ir.Requests)
+		return decideCount(k.Count, uint64(n), false, nil, nil, fmt.Sprintf("%d api request(s), bound %s", n, k.Count))
+	}
+	n := len(ir.Requests)
+	return decideCount(k.Count, uint64(n), false, nil, nil, fmt.Sprintf("%d assistant event(s), bound %s", n, k.Count))
 }
 
 // decideCount is trace.md §3.7; reason is the undecided reason under grow

@@ -63,6 +63,22 @@ func FuzzReadEventStream(f *testing.F) {
 	})
 }
 
+// FuzzReadCodex: the Codex rollout reader never panics and keeps its invariants.
+func FuzzReadCodex(f *testing.F) {
+	testkit.Seed(f, "testdata/transcripts/codex.jsonl")
+	f.Add([]byte(`{"type":"session_meta","payload":null}` + "\n" + `{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":{"a":1}}}`))
+	f.Add([]byte(`{"type":"session_meta"}` + "\n" + `{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"x","output":[1]}}` + "\n[]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ir, _, refusals := Read(data)
+		if (ir == nil) == (len(refusals) == 0) {
+			t.Fatalf("ir %v with %d refusals", ir != nil, len(refusals))
+		}
+		if ir != nil {
+			checkIR(t, ir)
+		}
+	})
+}
+
 // maxFuzzSpec bounds the specifications FuzzReadSpec reads, in bytes.
 //
 // Why a bound: whenever the Go fuzzer finds an input with new coverage, a
@@ -131,7 +147,7 @@ func FuzzReadSpec(f *testing.F) {
 	}
 	f.Add([]byte(okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"[ab]{0,1000}c\"}}}}}\n"))
 	var irs []*IR
-	for _, name := range []string{"small.jsonl", "events.jsonl"} {
+	for _, name := range []string{"small.jsonl", "events.jsonl", "codex.jsonl"} {
 		irs = append(irs, mustRead(f, readFile(f, "testdata/transcripts/"+name)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -62,6 +62,9 @@ type derived struct {
 	// textsByRequest maps a request id to its assistant_text events, for
 	// the citations of requests (trace.md §1.4).
 	textsByRequest map[string][]int
+	// requestsUnrecorded is set when the wire records no API requests at
+	// all (a Codex rollout): counting them would read an absence as zero.
+	requestsUnrecorded bool
 }
 
 // Adapter names a transcript reader and the wire versions it was written against.
@@ -74,6 +77,7 @@ type Adapter struct {
 var (
 	AdapterStreamJSON  = Adapter{Name: "claude-code/stream-json", WrittenAgainst: []string{"2.1.238"}}
 	AdapterEventStream = Adapter{Name: "metaharness/event-stream", WrittenAgainst: []string{"metaharness.event/1"}}
+	AdapterCodex       = Adapter{Name: "codex/rollout-jsonl", WrittenAgainst: []string{"0.145.0"}}
 )
 
 // StreamClose records how the producer said the record is the whole run.
@@ -258,6 +262,10 @@ type Step struct {
 	GenMs     *int64 `json:"gen_ms"`
 	ExecMs    *int64 `json:"exec_ms"`
 }
+
+// RecordsRequests reports whether the transcript's wire records API
+// requests (stream-json and the event stream do; a Codex rollout does not).
+func (ir *IR) RecordsRequests() bool { return !ir.requestsUnrecorded }
 
 // Unread returns the number of events the adapter could not read.
 func (ir *IR) Unread() int { return len(ir.opaque) }

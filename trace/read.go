@@ -55,9 +55,11 @@ type ReadOptions struct {
 	Keep *Keep
 }
 
-// SelectAdapter returns the adapter trace.md §2.1 selects for data: the event
-// stream when the first non-blank line is a JSON object whose `format` is
-// `metaharness.event/1`, stream-json for everything else.
+// SelectAdapter returns the adapter trace.md §2.1 (as docs/trace.md
+// extends it) selects for data from its first non-blank line: the event
+// stream when it is a JSON object whose `format` is `metaharness.event/1`,
+// the Codex rollout when it is a JSON object whose `type` is
+// `session_meta`, stream-json for everything else.
 func SelectAdapter(data []byte) Adapter {
 	if !utf8.Valid(data) {
 		return AdapterStreamJSON
@@ -73,11 +75,14 @@ func SelectAdapter(data []byte) Adapter {
 }
 
 // adapterFor is §2.1's rule applied to the decoded first non-blank line
-// (nil when it is not JSON).
+// (nil when it is not JSON), in its order: the event stream's tag first.
 func adapterFor(first any) Adapter {
 	if o, ok := asObj(first); ok {
 		if f, ok := o.get("format").(string); ok && f == eventStreamFormat {
 			return AdapterEventStream
+		}
+		if t, ok := o.get("type").(string); ok && t == codexSessionMeta {
+			return AdapterCodex
 		}
 	}
 	return AdapterStreamJSON
@@ -259,6 +264,8 @@ type builder struct {
 	names    map[string]string // interned strings: tool names, field names, types
 
 	finalText string
+	// requestsUnrecorded is set by a wire that records no API requests.
+	requestsUnrecorded bool
 	// The timestamped line list of trace.md §1.7, as far as a step needs
 	// it: the last timestamped line and the timestamp of the one before.
 	tsLine           int
@@ -293,6 +300,8 @@ func newBuilder(adapter Adapter, keep *Keep) *builder {
 	switch adapter.Name {
 	case AdapterEventStream.Name:
 		b.wire = newEventStreamReader()
+	case AdapterCodex.Name:
+		b.wire = &codexReader{}
 	default:
 		b.wire = &streamJSONReader{}
 	}
@@ -460,7 +469,7 @@ func (b *builder) finish(digest string) *IR {
 		derived: derived{
 			sessionStart: b.sessionStart, outcomes: b.outcomes, rateLimits: b.limits,
 			lastEstimate: b.lastEstimate, finalText: b.finalTextAt, opaque: b.opaque, calls: b.calls,
-			steps: b.steps, textsByRequest: b.textsByRequest,
+			steps: b.steps, textsByRequest: b.textsByRequest, requestsUnrecorded: b.requestsUnrecorded,
 		},
 	}
 }
