@@ -11,10 +11,10 @@ import (
 // Census is the summary `aepflow trace inspect` prints (trace.md §6.1). Its
 // JSON form is the reference's, nulls kept.
 type Census struct {
-	TranscriptDigest   string                  `json:"transcript_digest"`
-	Events             int                     `json:"events"`
-	EventsByFamily     map[string]int          `json:"events_by_family"`
-	OpaqueEvents       int                     `json:"opaque_events"`
+	TranscriptDigest string         `json:"transcript_digest"`
+	Events           int            `json:"events"`
+	EventsByFamily   map[string]int `json:"events_by_family"`
+	OpaqueEvents     int            `json:"opaque_events"`
 	// AssistantEvents and APIRequests are nil when the wire records no
 	// requests (a Codex rollout): not zero, unknown.
 	AssistantEvents    *int                    `json:"assistant_events"`
