@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -121,5 +122,28 @@ func BenchmarkCheckSuite1000(b *testing.B) {
 		if err != nil || len(suite.Transcripts) != 1000 || suite.Verdict() == VerdictRefused {
 			b.Fatal(err, suite.Verdict())
 		}
+	}
+}
+
+// TestJUnitHostileText: notes quoting control characters, XML syntax and
+// non-characters from a transcript still make a document an XML reader
+// parses, with every case present.
+func TestJUnitHostileText(t *testing.T) {
+	spec := mustSpec(t, []byte(okHeader+"- {id: a, expect: {tool.absent: {tool: Bash, args: {command: {contains: x}}}}}\n- {id: b, expect: {turns: {count: {at_most: 0}}}}\n"))
+	run := []byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"x \u0001\u0008 ]]> </failure> & \"q\" \ufffe \ud800"}}]}}` + "\n" + `{"type":"result","num_turns":1}` + "\n")
+	suite, err := CheckSuite(spec, []Source{bytesSource("a&<b>\".jsonl", run)}, CheckOptions{}, ReadOptions{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := suite.WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	if len(doc.Suites) != 1 || doc.Suites[0].Name != "a&<b>\".jsonl" || len(doc.Suites[0].Cases) != 2 || doc.Suites[0].Cases[0].Failure == nil || doc.Failures != 2 {
+		t.Fatalf("parsed %+v", doc)
 	}
 }
