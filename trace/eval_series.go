@@ -24,15 +24,14 @@ func requestSeries(reqs []Request) []Request {
 
 // requestEvents is what a request cites: events on its source line, else
 // assistant text with its id, else its own event list. Both lookups are
-// indexed (events are in line order; texts by request id were collected as
-// the transcript was read), so citing every request costs no scan of the
-// events per request.
+// indexed (events are in line order; texts by request id are indexed once),
+// so citing every request costs no scan of the events per request.
 func requestEvents(ir *IR, r Request) []int {
 	if out := ir.eventsOnLine(r.SourceLine); len(out) > 0 {
 		return out
 	}
 	if r.RequestID != nil {
-		if out := ir.textsByRequest[*r.RequestID]; len(out) > 0 {
+		if out := ir.textsOf(*r.RequestID); len(out) > 0 {
 			return append([]int{}, out...)
 		}
 	}

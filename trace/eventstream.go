@@ -93,7 +93,7 @@ func (r *eventStreamReader) event(b *builder, ln line, o obj) (int, bool) {
 		r.outcomes = append(r.outcomes, out)
 		b.push(ln, ts, FamilyRunOutcome, out)
 	case "text":
-		return b.text(ln, ts, deref(o.str("text")), b.internPtr(o.str("request_id"))), true
+		return b.text(ln, ts, deref(o.str("text")), b.requestID(o.str("request_id"))), true
 	case "thinking":
 		return b.push(ln, ts, FamilyAssistantThinking, &AssistantThinking{Bytes: len(deref(o.str("text")))}), true
 	case "thinking.estimate":
@@ -126,7 +126,7 @@ func (r *eventStreamReader) event(b *builder, ln line, o obj) (int, bool) {
 	case "usage":
 		u := o.sub("usage")
 		b.requests = append(b.requests, Request{
-			SourceLine: ln.number, RequestID: b.internPtr(o.str("request_id")), Model: b.internPtr(o.str("model")),
+			SourceLine: ln.number, RequestID: b.requestID(o.str("request_id")), Model: b.internPtr(o.str("model")),
 			InputTokens: u.u64("input_tokens"), OutputTokens: u.u64("output_tokens"),
 			CacheReadInputTokens: u.u64("cache_read_input_tokens"), CacheCreationInputTokens: u.u64("cache_creation_input_tokens"),
 			Events: append([]int{}, r.pending...),

@@ -1,5 +1,7 @@
 package trace
 
+import "sync"
+
 // Family names an event family of the IR (trace.md §1.2).
 type Family string
 
@@ -60,8 +62,9 @@ type derived struct {
 	calls        []int // every tool_call
 	steps        []Step
 	// textsByRequest maps a request id to its assistant_text events, for
-	// the citations of requests (trace.md §1.4).
+	// the citations of requests (trace.md §1.4); built once, on first use.
 	textsByRequest map[string][]int
+	textsOnce      *sync.Once
 	// requestsUnrecorded is set when the wire records no API requests at
 	// all (a Codex rollout): counting them would read an absence as zero.
 	requestsUnrecorded bool

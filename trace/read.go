@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
@@ -277,7 +278,10 @@ type builder struct {
 	// The derived indices (see derived).
 	sessionStart, lastEstimate, finalTextAt int
 	opaque, calls, outcomes, limits         []int
-	textsByRequest                          map[string][]int
+	// lastRequestID is the request id last read: consecutive lines of one
+	// request share it, so they share one copy (ids are mostly unique,
+	// too many to intern).
+	lastRequestID *string
 }
 
 // wireReader maps the lines of one wire into events.
@@ -295,7 +299,7 @@ func newBuilder(adapter Adapter, keep *Keep) *builder {
 	b := &builder{
 		adapter: adapter, keep: keep, names: map[string]string{},
 		sessionStart: -1, lastEstimate: -1, finalTextAt: -1,
-		firstResult: map[string]int{}, textsByRequest: map[string][]int{},
+		firstResult: map[string]int{},
 	}
 	switch adapter.Name {
 	case AdapterEventStream.Name:
@@ -353,6 +357,18 @@ func (b *builder) intern(s string) string {
 	return s
 }
 
+// requestID returns s, or the previous request id when it is the same.
+func (b *builder) requestID(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	if b.lastRequestID != nil && *b.lastRequestID == *s {
+		return b.lastRequestID
+	}
+	b.lastRequestID = s
+	return s
+}
+
 func (b *builder) internPtr(s *string) *string {
 	if s == nil {
 		return nil
@@ -397,9 +413,6 @@ func (b *builder) index(e *Event) {
 		}
 	case FamilyAssistantText:
 		b.finalTextAt = i
-		if id := e.Text().RequestID; id != nil {
-			b.textsByRequest[*id] = append(b.textsByRequest[*id], i)
-		}
 	case FamilyOpaque:
 		b.opaque = append(b.opaque, i)
 	case FamilyToolCall:
@@ -469,9 +482,27 @@ func (b *builder) finish(digest string) *IR {
 		derived: derived{
 			sessionStart: b.sessionStart, outcomes: b.outcomes, rateLimits: b.limits,
 			lastEstimate: b.lastEstimate, finalText: b.finalTextAt, opaque: b.opaque, calls: b.calls,
-			steps: b.steps, textsByRequest: b.textsByRequest, requestsUnrecorded: b.requestsUnrecorded,
+			steps: b.steps, requestsUnrecorded: b.requestsUnrecorded, textsOnce: &sync.Once{},
 		},
 	}
+}
+
+// textsOf returns the assistant_text events with request id id. The index
+// is built on first use, once, from the events: only a request with no
+// event on its own line (an event stream's `usage`) cites through it.
+func (ir *IR) textsOf(id string) []int {
+	if ir.textsOnce == nil { // an IR not built by ReadStream
+		ir.textsOnce = &sync.Once{}
+	}
+	ir.textsOnce.Do(func() {
+		ir.textsByRequest = map[string][]int{}
+		for i := range ir.Events {
+			if t := ir.Events[i].Text(); t != nil && t.RequestID != nil {
+				ir.textsByRequest[*t.RequestID] = append(ir.textsByRequest[*t.RequestID], i)
+			}
+		}
+	})
+	return ir.textsByRequest[id]
 }
 
 // eventsOnLine returns the indices of the events of source line n: events

@@ -66,7 +66,7 @@ func streamJSONLine(b *builder, ln line, o obj) {
 
 func streamJSONAssistant(b *builder, ln line, o obj, ts *string) {
 	msg := o.sub("message")
-	reqID := b.internPtr(o.str("request_id"))
+	reqID := b.requestID(o.str("request_id"))
 	u := msg.sub("usage")
 	b.requests = append(b.requests, Request{
 		SourceLine: ln.number, RequestID: reqID, Model: b.internPtr(msg.str("model")),
