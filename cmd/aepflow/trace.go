@@ -252,13 +252,13 @@ var (
 	specLimit       int64 = trace.MaxSpecBytes
 )
 
-// stdinName is how messages name standard input.
-const stdinName = "<stdin>"
+// traceStdinName is how messages name standard input.
+const traceStdinName = "<stdin>"
 
 // traceInputName is how messages name an input: `<stdin>` for `-`.
 func traceInputName(path string) string {
 	if path == "-" {
-		return stdinName
+		return traceStdinName
 	}
 	return path
 }
@@ -276,7 +276,7 @@ func readSpecInput(cmd *cobra.Command, path string, limit int64) ([]byte, error)
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = fsio.ReadAll(cmd.InOrStdin(), stdinName, limit)
+		data, err = fsio.ReadAll(cmd.InOrStdin(), traceStdinName, limit)
 	} else {
 		data, err = fsio.ReadFile(path, limit)
 	}
@@ -335,8 +335,8 @@ func expandTranscripts(cmd *cobra.Command, values []string) (*traceSet, error) {
 				return nil, usageError("--transcript - is given twice: standard input can be read once")
 			}
 			stdin = true
-			set.add(v, stdinName, func() (io.ReadCloser, error) {
-				return io.NopCloser(&boundedReader{r: cmd.InOrStdin(), name: stdinName, limit: transcriptLimit}), nil
+			set.add(v, traceStdinName, func() (io.ReadCloser, error) {
+				return io.NopCloser(&boundedReader{r: cmd.InOrStdin(), name: traceStdinName, limit: transcriptLimit}), nil
 			})
 			continue
 		}
