@@ -471,6 +471,9 @@ func (b *builder) finish(digest string) *IR {
 			}
 		}
 	}
+	if b.steps == nil {
+		b.steps = []Step{} // the census lists no step as [], not null
+	}
 	return &IR{
 		TranscriptDigest: digest,
 		Adapter:          b.adapter,

@@ -270,3 +270,12 @@ func writeTestJSON(w io.Writer, v any) error {
 	_, err := fmt.Fprintf(w, "%s\n", data)
 	return err
 }
+
+// TestNoStepsIsEmptyList: a transcript without tool calls has a census
+// whose steps are [] (the reference's), not null.
+func TestNoStepsIsEmptyList(t *testing.T) {
+	ir := mustRead(t, []byte(`{"type":"result","subtype":"success"}`+"\n"))
+	if got := censusJSON(t, ir); !strings.Contains(got, `"steps":[]`) {
+		t.Errorf("census %s", got)
+	}
+}
