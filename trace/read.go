@@ -262,7 +262,7 @@ type builder struct {
 	unlisted int // line refusals past MaxListedRefusals
 	close    *StreamClose
 	markers  []string
-	names    map[string]string // interned strings: tool names, field names, types
+	names    map[string]*string // interned strings: tool names, field names, types, models
 
 	finalText string
 	// requestsUnrecorded is set by a wire that records no API requests.
@@ -297,7 +297,7 @@ type wireReader interface {
 
 func newBuilder(adapter Adapter, keep *Keep) *builder {
 	b := &builder{
-		adapter: adapter, keep: keep, names: map[string]string{},
+		adapter: adapter, keep: keep, names: map[string]*string{},
 		sessionStart: -1, lastEstimate: -1, finalTextAt: -1,
 		firstResult: map[string]int{},
 	}
@@ -351,9 +351,11 @@ func (b *builder) refusalList() diag.List {
 // across a transcript, and each decoded copy would be kept.
 func (b *builder) intern(s string) string {
 	if t, ok := b.names[s]; ok {
-		return t
+		return *t
 	}
-	b.names[s] = s
+	p := new(string)
+	*p = s
+	b.names[s] = p
 	return s
 }
 
@@ -369,12 +371,14 @@ func (b *builder) requestID(s *string) *string {
 	return s
 }
 
+// internPtr is intern for an optional string: one shared pointer per
+// text. It never keeps s itself, so a caller's pointer need not escape.
 func (b *builder) internPtr(s *string) *string {
 	if s == nil {
 		return nil
 	}
-	t := b.intern(*s)
-	return &t
+	b.intern(*s)
+	return b.names[*s]
 }
 
 // push appends an event of line ln with timestamp ts (nil when the line
