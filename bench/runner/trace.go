@@ -10,8 +10,10 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -183,7 +185,8 @@ func writeLines(path string, write func(*bufio.Writer)) error {
 }
 
 // traceFacts records the sizes of the generated transcripts, so the page
-// can hold peak memory against them.
+// can name them and hold peak memory against them: `NAME-N` formatted,
+// `NAME-N-bytes` the byte count (for the template's arithmetic).
 func traceFacts(w *Work) (map[string]string, error) {
 	dir, err := w.Mkdir("trace-sizes")
 	if err != nil {
@@ -204,19 +207,24 @@ func traceFacts(w *Work) (map[string]string, error) {
 				return nil, err
 			}
 			os.Remove(path)
-			facts[fmt.Sprintf("%s-%d", c.name, n)] = fmt.Sprintf("%.0f", float64(info.Size()))
+			key := fmt.Sprintf("%s-%d", c.name, n)
+			facts[key] = mib(float64(info.Size()))
+			facts[key+"-bytes"] = strconv.FormatInt(info.Size(), 10)
 		}
 	}
 	return facts, nil
 }
 
-// The trace page's template reads the transcript sizes (facts, which are
-// text) as numbers and adds the 64 MiB of the memory target.
+// The trace page's template reads a transcript's size (a fact, which is
+// text) as a number — NaN when it is not one, as in the template test's
+// synthetic results — and adds the 64 MiB of the memory target.
 func init() {
-	funcs["float"] = func(s string) (float64, error) {
-		var f float64
-		_, err := fmt.Sscan(s, &f)
-		return f, err
+	funcs["float"] = func(s string) float64 {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return math.NaN()
+		}
+		return f
 	}
 	funcs["add"] = func(a, b float64) float64 { return a + b }
 }
