@@ -26,7 +26,7 @@ func init() {
 	register(&Page{
 		Name: "trace",
 		Go: map[string]GoBench{
-			"scale": {Pkg: "./trace", Bench: "ReadTranscript|CheckScale", Benchtime: "5x", QuickBenchtime: "2x"},
+			"scale": {Pkg: "./trace", Bench: "ReadTranscript|CheckScale|CheckLargest|CheckOnly", Benchtime: "5x", QuickBenchtime: "2x"},
 			"suite": {Pkg: "./trace", Bench: "CheckSuite1000", Benchtime: "3x", QuickBenchtime: "1x"},
 		},
 		Scalings: map[string]*Scaling{
