@@ -164,7 +164,7 @@ func writeState(p *page, s *State) {
 	}
 }
 
-// obligationItems renders obligation lines as `` `<id>` — <label> ``.
+// obligationItems renders obligation lines as “ `<id>` — <label> “.
 func obligationItems(lines []ObligationLine) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
@@ -325,7 +325,7 @@ func landingLead(l Landing) string {
 }
 
 // landingPhrase says where a timing lands: `before entering `a` and `b`
-// (phase p)`, `during `c` (phase q)`, `before entering `s``.
+// (phase p)`, `during `c` (phase q)`, `before entering `s“.
 func landingPhrase(l Landing) string {
 	s := "before entering " + codeList(l.States)
 	if l.Kind == protocol.During {
