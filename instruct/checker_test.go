@@ -112,3 +112,12 @@ func runChecker(t testing.TB, checker, file string) checkerFacts {
 	}
 	return facts
 }
+
+// sharedTreeIfPresent returns ../shared/corpus/tree when it exists.
+func sharedTreeIfPresent() (string, error) {
+	dir, err := testshared.Find()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "corpus", "tree"), nil
+}
