@@ -180,6 +180,9 @@ func (r *instructRun) one() error {
 		if m, ds = r.selectMap(w); ds.HasErrors() {
 			return r.refuse(ds...)
 		}
+		if len(ds) > 0 {
+			_ = diag.WriteText(r.cmd.ErrOrStderr(), ds.Sorted(), r.sources)
+		}
 	}
 	doc := instruct.Markdown(instruct.Build(w, r.principles(), m))
 	if r.f.check {
