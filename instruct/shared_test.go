@@ -287,3 +287,29 @@ func TestObligationIDsAgreeWithTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestObligationsOfAPrinciple holds engine.md §4.6's ids and order on the
+// cases principle (keyed sets in key order, then the explicit obligations,
+// a repeated id numbered) and the descriptions of the explicit ones.
+func TestObligationsOfAPrinciple(t *testing.T) {
+	tr := loadTree(t, filepath.Join("testdata", "cases"))
+	var got []string
+	for _, o := range obligationsOf(tr.Principles["cases"]) {
+		line := o.id + " " + timingText(o.timing)
+		if o.description != nil {
+			line += " (" + *o.description + ")"
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"cases/always always",
+		"cases/during-mitigation during phase mitigation",
+		"cases/sign_off before state review (Someone signs the work off before review.)",
+		"cases/watch during state work",
+		"cases/ghost before state nowhere",
+		"cases/sign_off-2 before phase completion",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("obligations:\n got %q\nwant %q", got, want)
+	}
+}
