@@ -312,11 +312,11 @@ func (r *instructRun) checkDir(outs []output) error {
 	written := map[string]bool{}
 	for _, o := range outs {
 		written[o.rel] = true
-		diff, _, err := staleDiff(filepath.Join(r.f.out, filepath.FromSlash(o.rel)), r.shown(o.rel), o.data)
+		diff, missing, err := staleDiff(filepath.Join(r.f.out, filepath.FromSlash(o.rel)), r.shown(o.rel), o.data)
 		if err != nil {
 			return r.refuse(fileError(r.shown(o.rel), err))
 		}
-		if diff != "" {
+		if diff != "" || missing {
 			fmt.Fprint(stdout, diff)
 			stale++
 		}

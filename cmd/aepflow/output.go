@@ -91,7 +91,7 @@ func checkStale(stdout io.Writer, path string, want []byte) error {
 	if err != nil {
 		return exitWith(exitProblems, err)
 	}
-	if diff == "" {
+	if diff == "" && !missing {
 		return nil
 	}
 	fmt.Fprint(stdout, diff)
