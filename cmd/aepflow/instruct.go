@@ -34,14 +34,18 @@ const (
 
 // instructFlags holds the command line of `aepflow instruct`.
 type instructFlags struct {
-	root, id, mapRef, out string
-	check                 bool
+	root, id, mapRef, out, format string
+	check                         bool
 }
+
+// instructFormats lists the values of `instruct --format`: Markdown is the
+// one format instructions.md defines.
+var instructFormats = []string{"markdown"}
 
 func newInstructCmd() *cobra.Command {
 	var f instructFlags
 	cmd := &cobra.Command{
-		Use:   "instruct [--root DIR] [--id REF] [--map ID|FILE] [--out PATH] [--check]",
+		Use:   "instruct [--root DIR] [--id REF] [--map ID|FILE] [--out PATH] [--check] [--format markdown]",
 		Short: "Write a workflow as the Markdown a person or an agent acts on",
 		Long: `Instruct writes, for a workflow of the tree at --root, the Markdown document a
 person or an agent reads to act on it: its states in layout order, what each move
@@ -90,7 +94,12 @@ error.`,
 	fl.StringVar(&f.id, "id", "", "workflow reference, `REF` = <id> or <id>/<major>; without it, every workflow")
 	fl.StringVar(&f.mapRef, "map", "", "step map: a `FILE`, or the id of a map under the tree's drivers/ (needs --id)")
 	fl.StringVar(&f.out, "out", "", "with --id: write the document to `PATH`; without: write every document into the directory PATH")
+	fl.StringVar(&f.format, "format", "markdown", "output `FORMAT`: markdown (the only one)")
 	fl.BoolVar(&f.check, "check", false, "compare with --out instead of writing; exit 1 with a diff when stale, missing or orphaned")
+	completeRoot(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
+	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(instructFormats...))
 	return cmd
 }
 
@@ -98,6 +107,8 @@ error.`,
 // anything is read.
 func (f instructFlags) validate() error {
 	switch {
+	case !slices.Contains(instructFormats, f.format):
+		return checkEnum("format", f.format, instructFormats)
 	case f.mapRef != "" && f.id == "":
 		return usageError("--map needs --id: a step map is written against one workflow")
 	case f.check && f.out == "":
@@ -136,7 +147,7 @@ func runInstruct(cmd *cobra.Command, f instructFlags) error {
 		return reportDiagnostics(cmd.ErrOrStderr(), ds, r.sources)
 	}
 	if len(ds) > 0 {
-		_ = diag.WriteText(cmd.ErrOrStderr(), ds.Sorted(), r.sources)
+		_ = writeText(cmd.ErrOrStderr(), ds.Sorted(), r.sources)
 	}
 	r.tree = t
 	if f.id != "" {
@@ -181,7 +192,7 @@ func (r *instructRun) one() error {
 			return r.refuse(ds...)
 		}
 		if len(ds) > 0 {
-			_ = diag.WriteText(r.cmd.ErrOrStderr(), ds.Sorted(), r.sources)
+			_ = writeText(r.cmd.ErrOrStderr(), ds.Sorted(), r.sources)
 		}
 	}
 	doc := instruct.Markdown(instruct.Build(w, r.principles(), m))
