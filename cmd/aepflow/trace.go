@@ -73,6 +73,9 @@ or unreadable, 2 on a malformed command line.`,
   aepflow trace inspect --transcript runs/ --transcript extra.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFlags(cmd, "transcript"); err != nil {
+				return err
+			}
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
@@ -92,8 +95,8 @@ or unreadable, 2 on a malformed command line.`,
 		},
 	}
 	cmd.Flags().StringArrayVar(&transcripts, "transcript", nil, "transcript `FILE` or directory of *.jsonl to read (repeatable; - is standard input)")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	_ = cmd.MarkFlagRequired("transcript")
+	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text or json")
+	completeFormats(cmd, "text", "json")
 	return cmd
 }
 
@@ -132,6 +135,9 @@ undecided, else 0.`,
   aepflow trace check --spec eval.trace.yaml --transcript runs/ --format junit > junit.xml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
+				return err
+			}
 			if err := checkFormat(format, "text", "json", "junit"); err != nil {
 				return err
 			}
@@ -151,11 +157,10 @@ undecided, else 0.`,
 	}
 	cmd.Flags().StringVar(&spec, "spec", "", "trace specification `FILE` (YAML or JSON; - is standard input)")
 	cmd.Flags().StringArrayVar(&transcripts, "transcript", nil, "transcript `FILE` or directory of *.jsonl to judge (repeatable; - is standard input)")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or junit")
+	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json or junit")
 	cmd.Flags().BoolVar(&redact, "redact", false, "cite event indices and digests only, never transcript text")
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
-	_ = cmd.MarkFlagRequired("spec")
-	_ = cmd.MarkFlagRequired("transcript")
+	completeFormats(cmd, "text", "json", "junit")
 	return cmd
 }
 
@@ -189,6 +194,9 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
   aepflow trace evidence --spec eval.trace.yaml --transcript runs/ --out evidence/suite.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
+				return err
+			}
 			if err := checkFormat(format, "yaml", "json", "text"); err != nil {
 				return err
 			}
@@ -222,19 +230,18 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
 	cmd.Flags().StringVar(&observedAt, "observed-at", "", "observation time: `DATE` (YYYY-MM-DD) or epoch milliseconds (default now)")
 	cmd.Flags().StringVar(&out, "out", "", "write the records to `FILE` instead of stdout (- is stdout)")
-	cmd.Flags().StringVar(&format, "format", "yaml", "output format: yaml, json or text (= yaml)")
-	_ = cmd.MarkFlagRequired("spec")
-	_ = cmd.MarkFlagRequired("transcript")
+	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
+	completeFormats(cmd, "yaml", "json", "text")
 	return cmd
 }
 
+// completeFormats completes --format from the values a verb accepts.
+func completeFormats(cmd *cobra.Command, formats ...string) {
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(formats...))
+}
+
 func checkFormat(format string, allowed ...string) error {
-	for _, a := range allowed {
-		if format == a {
-			return nil
-		}
-	}
-	return usageError("unknown --format %q (want one of %v)", format, allowed)
+	return checkEnum("format", format, allowed)
 }
 
 // exitCode turns a verdict's exit code into the command's result.
