@@ -3,12 +3,12 @@ package tree
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/workflow"
@@ -126,20 +126,34 @@ func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
 	return doc, ds
 }
 
-// ReadFile reads a document file, refusing one larger than
-// yamldoc.MaxFileSize from its size alone, without reading it. It returns
-// nil data with the diagnostic when the file cannot be used.
+// ReadFile reads a document file through fsio.ReadFile: a path that is
+// not a regular file (a directory, a named pipe, a device such as
+// /dev/zero, or a link to one) is refused with io_error without blocking,
+// and a file larger than yamldoc.MaxFileSize with input_too_large from its
+// size alone, without reading it. It returns nil data with the diagnostic
+// when the file cannot be used.
 func ReadFile(file string) ([]byte, diag.List) {
-	info, err := os.Stat(file)
-	if err == nil && info.Size() > yamldoc.MaxFileSize {
-		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
-			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
-	}
-	data, err := os.ReadFile(file)
+	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
 	if err != nil {
-		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
+		return nil, diag.List{ReadError(file, err)}
 	}
 	return data, nil
+}
+
+// ReadError is the diagnostic for a document file fsio refused or the
+// system could not read: input_too_large over the size bound, io_error
+// otherwise (naming why: not a regular file, missing, permission, …).
+func ReadError(file string, err error) diag.Diagnostic {
+	if fsio.IsTooLarge(err) {
+		return diag.Errorf(CodeInputTooLarge, "the file is larger than the limit of %s", fsio.FormatSize(yamldoc.MaxFileSize)).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")
+	}
+	reason := err.Error()
+	var fe *fsio.Error
+	if errors.As(err, &fe) {
+		reason = fe.Reason()
+	}
+	return diag.Errorf(CodeIOError, "cannot read the file: %s", reason).InFile(file)
 }
 
 // Document is one decoded document; exactly one of the pointers is set,
