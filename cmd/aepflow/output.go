@@ -32,6 +32,7 @@ func loadTreeWorkflow(cmd *cobra.Command, root, id string, sources diag.Sources)
 		return nil, nil, diag.List{diag.Errorf("invalid_reference", "`--id %s` is not a workflow reference: %v", id, err).WithPath("--id")}
 	}
 	t, ds := tree.Load(root)
+	ds.Extend(t.RequireDocuments())
 	if t != nil {
 		for name, data := range t.Sources {
 			sources[name] = data

@@ -76,6 +76,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 					return usageError("--root %q is not a directory", root)
 				}
 				t, ds := tree.Load(root)
+				ds.Extend(t.RequireDocuments())
 				// The vocabulary check reads the documents just loaded: one
 				// load, one parse per file.
 				ds.Extend(engine.CheckVocabulary(engine.FromTree(t)))
