@@ -3,6 +3,7 @@ package tree
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -126,34 +127,50 @@ func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
 	return doc, ds
 }
 
-// ReadFile reads a document file through fsio.ReadFile: a path that is
-// not a regular file (a directory, a named pipe, a device such as
-// /dev/zero, or a link to one) is refused with io_error without blocking,
-// and a file larger than yamldoc.MaxFileSize with input_too_large from its
-// size alone, without reading it. It returns nil data with the diagnostic
-// when the file cannot be used.
+// ReadFile reads a document file, refusing one larger than
+// yamldoc.MaxFileSize from its size alone, without reading it. It returns
+// nil data with the diagnostic when the file cannot be used.
 func ReadFile(file string) ([]byte, diag.List) {
-	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
-	if err != nil {
-		return nil, diag.List{ReadError(file, err)}
+	info, err := os.Stat(file)
+	if err == nil && info.Size() > yamldoc.MaxFileSize {
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
 	}
-	return data, nil
+	// fsio refuses a named pipe, a device or a directory without blocking
+	// on it, and a file that grew past the bound since the stat.
+	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
+	var fe *fsio.Error
+	switch {
+	case err == nil:
+		return data, nil
+	case fsio.IsTooLarge(err):
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
+	case errors.As(err, &fe):
+		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
+	}
+	return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
 }
 
-// ReadError is the diagnostic for a document file fsio refused or the
-// system could not read: input_too_large over the size bound, io_error
-// otherwise (naming why: not a regular file, missing, permission, …).
+// ReadError is the diagnostic ReadFile gives for a document fsio refused
+// or the system could not read, for a caller that read the bytes itself
+// (aepflow validate reads `-` from standard input): input_too_large over
+// the size bound, io_error otherwise, naming why (not a regular file,
+// missing, permission, …).
 func ReadError(file string, err error) diag.Diagnostic {
-	if fsio.IsTooLarge(err) {
-		return diag.Errorf(CodeInputTooLarge, "the file is larger than the limit of %s", fsio.FormatSize(yamldoc.MaxFileSize)).
-			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")
-	}
-	reason := err.Error()
 	var fe *fsio.Error
-	if errors.As(err, &fe) {
-		reason = fe.Reason()
+	switch {
+	case fsio.IsTooLarge(err):
+		if info, serr := os.Stat(file); serr == nil && info.Size() > yamldoc.MaxFileSize {
+			return diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
+				InFile(file).WithHint("AEP documents are small; check that this is the file you meant")
+		}
+		return diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")
+	case errors.As(err, &fe):
+		return diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)
 	}
-	return diag.Errorf(CodeIOError, "cannot read the file: %s", reason).InFile(file)
+	return diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)
 }
 
 // Document is one decoded document; exactly one of the pointers is set,

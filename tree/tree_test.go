@@ -120,7 +120,7 @@ func TestHugeFileRefusedUnread(t *testing.T) {
 	}
 	f.Close()
 	_, diags := Load(root)
-	if len(diags) != 1 || diags[0].Code != yamldoc.CodeTooLarge || !strings.Contains(diags[0].Message, "the file is larger than the limit of 4 MiB") {
+	if len(diags) != 1 || diags[0].Code != yamldoc.CodeTooLarge || !strings.Contains(diags[0].Message, "157286400 bytes, over the limit of 4194304 bytes") {
 		t.Fatalf("got %v", diags)
 	}
 }

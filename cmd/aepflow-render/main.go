@@ -61,7 +61,7 @@ const ParentEnv = "AEPFLOW_RENDER_PARENT"
 func main() {
 	dieWithParent()
 	stopsig.Handle(fsio.RemoveTemps)
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stopsig.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // layout lays out the DOT text; tests replace it.

@@ -16,7 +16,7 @@ import (
 
 func main() {
 	handleStop()
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stopsig.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // handleStop installs what aepflow does when it is told to stop (SIGINT,

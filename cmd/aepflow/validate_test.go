@@ -22,7 +22,7 @@ func TestValidateRefusesHugeFile(t *testing.T) {
 	f.Close()
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"validate", "--kind", "workflow", file}, nil, &stdout, &stderr)
-	if code != exitProblems || !strings.Contains(stdout.String(), "the file is larger than the limit of 4 MiB [input_too_large]") {
+	if code != exitProblems || !strings.Contains(stdout.String(), "the file is 125829120 bytes, over the limit of 4194304 bytes [input_too_large]") {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
 	}
 }

@@ -15,7 +15,11 @@ package stopsig
 import (
 	"os"
 	"os/signal"
+	"sync/atomic"
 )
+
+// stopping is set once a stop signal has arrived.
+var stopping atomic.Bool
 
 // Signals are the signals that tell a process to stop.
 var Signals = stopSignals
@@ -29,9 +33,22 @@ func Handle(cleanups ...func()) {
 	signal.Notify(c, Signals...)
 	go func() {
 		sig := <-c
+		stopping.Store(true)
 		for _, f := range cleanups {
 			f()
 		}
 		die(sig)
 	}()
+}
+
+// Exit ends the process with code, as os.Exit does, unless a stop signal
+// has arrived: then the handler is running the cleanups and will end the
+// process by the signal, and Exit waits for it. A command whose work fails
+// because a cleanup killed it (a companion killed on SIGTERM) thus still
+// dies of the signal, never of its own exit status.
+func Exit(code int) {
+	if stopping.Load() {
+		select {}
+	}
+	os.Exit(code)
 }
