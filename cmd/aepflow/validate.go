@@ -30,7 +30,10 @@ each at its file, line and column with a stable code (docs/codes-documents.md).
 Without FILE arguments the whole tree at --root is loaded: protocols/, principles/,
 workflows/, profiles/, artifacts/lifecycles/ and drivers/, in that order. Every
 document is read strictly and validated, duplicates and misplaced documents are
-refused, and every step map is checked against the workflow it pins. Every fact a
+refused, and every step map is checked against the workflow it pins. Every
+reference a profile or protocol makes (protocol, extends, workflow, principles)
+is resolved as evaluate and the hook resolve it, and one the tree lacks is
+reported at its line (resolution_failed). Every fact a
 profile's workflow or completion reads must match an ` + "`observables`" + ` pattern of the
 profile's protocol chain (unobservable_fact).
 
@@ -77,8 +80,9 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 				}
 				t, ds := tree.Load(root)
 				ds.Extend(t.RequireDocuments())
-				// The vocabulary check reads the documents just loaded: one
-				// load, one parse per file.
+				// The reference and vocabulary checks read the documents
+				// just loaded: one load, one parse per file.
+				ds.Extend(engine.CheckReferences(t))
 				ds.Extend(engine.CheckVocabulary(engine.FromTree(t)))
 				diags, sources, count = ds, t.Sources, len(t.Files)
 			}
