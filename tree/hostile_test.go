@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,5 +45,37 @@ func TestSpecialFilesRefused(t *testing.T) {
 	}
 	if tr.Workflows["t/ok"] == nil {
 		t.Errorf("the regular workflow beside them did not load")
+	}
+}
+
+// TestTreeBytesBounded: many files under the per-file bound still cannot
+// take the tree past MaxTreeBytes; the first file over it is refused once
+// (sparse files: nothing is written out, and none is read).
+func TestTreeBytesBounded(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "workflows")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n := MaxTreeBytes/(4<<20) + 3
+	for i := range n {
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("w%03d.yaml", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(4 << 20); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	_, diags := Load(root)
+	var over []string
+	for _, d := range diags {
+		if strings.Contains(d.Message, "exceed the limit of 64 MiB in all") {
+			over = append(over, filepath.Base(d.File))
+		}
+	}
+	if len(over) != 1 || over[0] != fmt.Sprintf("w%03d.yaml", MaxTreeBytes/(4<<20)) {
+		t.Errorf("over-budget refusals: %v; want one, at the file past 64 MiB", over)
 	}
 }

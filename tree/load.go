@@ -112,12 +112,25 @@ func isDocument(name string) bool {
 	return false
 }
 
-// read stats, reads and parses one file. A file over the size bound is
-// refused before it is read.
+// MaxTreeBytes bounds the bytes of all the documents of one tree (64 MiB;
+// real trees hold kilobytes): every source is kept for the diagnostics
+// printer, so without it a tree of many large files could exhaust memory.
+// The files past the bound are refused, the first with input_too_large.
+const MaxTreeBytes = 64 << 20
+
+// read stats, reads and parses one file. A file over the size bound, or
+// one that would take the tree past MaxTreeBytes, is refused before it is
+// read.
 func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
+	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Size() <= yamldoc.MaxFileSize && t.bytes+info.Size() > MaxTreeBytes {
+		return nil, t.overBudget(file)
+	}
 	data, diags := ReadFile(file)
 	if data == nil {
 		return nil, diags
+	}
+	if t.bytes += int64(len(data)); t.bytes > MaxTreeBytes {
+		return nil, t.overBudget(file)
 	}
 	t.Sources[file] = data
 	doc, ds := yamldoc.Parse(file, data)
@@ -125,6 +138,18 @@ func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
 		return nil, ds
 	}
 	return doc, ds
+}
+
+// overBudget refuses file because the tree's documents exceed
+// MaxTreeBytes: input_too_large for the first such file, nothing more for
+// the others (one cause, one diagnostic).
+func (t *Tree) overBudget(file string) diag.List {
+	if t.full {
+		return nil
+	}
+	t.full = true
+	return diag.List{diag.Errorf(CodeInputTooLarge, "the tree's documents exceed the limit of %s in all; this file and the ones after it are not read", fsio.FormatSize(MaxTreeBytes)).
+		InFile(file).WithHint("AEP trees hold kilobytes; check that --root is the tree you meant")}
 }
 
 // ReadFile reads a document file, refusing one larger than

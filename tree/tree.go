@@ -105,6 +105,10 @@ type Tree struct {
 
 	// origin remembers which file declared each identity, per kind.
 	origin map[Kind]map[string]string
+	// bytes counts the bytes read; full is set once they exceed
+	// MaxTreeBytes.
+	bytes int64
+	full  bool
 }
 
 func newTree(root string) *Tree {

@@ -15,6 +15,7 @@ import (
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/spf13/cobra"
@@ -71,6 +72,11 @@ store, evidence document or snapshot could not be read or resolved
 	return cmd
 }
 
+// maxEvidenceBytes bounds the bytes of all --evidence documents of one
+// run (each is also bounded by the document limit): their records are
+// kept in memory.
+const maxEvidenceBytes = 64 << 20
+
 func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 	switch {
 	case f.task == "":
@@ -90,10 +96,14 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 		return reportDiagnostics(stderr, diags, nil)
 	}
 	var all diag.List
+	var total int64
 	for _, file := range f.evidence {
 		data, err := readInput(cmd, "--evidence", file, yamldoc.MaxFileSize)
 		if err != nil {
 			return exitWith(exitProblems, fmt.Errorf("cannot read evidence: %w", err))
+		}
+		if total += int64(len(data)); total > maxEvidenceBytes {
+			return exitWith(exitProblems, fmt.Errorf("cannot read evidence: the --evidence documents exceed the limit of %s in all (at `%s`)", fsio.FormatSize(maxEvidenceBytes), inputName(file)))
 		}
 		recs, ds := evidence.ReadDocument(inputName(file), data, now)
 		all.Extend(ds)

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,5 +57,37 @@ func TestStoreRefusesSpecialFiles(t *testing.T) {
 	}
 	if g, diags := ReadStore(fifo); g != nil || len(diags) != 1 || !strings.Contains(diags[0].Message, "is not a directory") {
 		t.Errorf("a named pipe as the store: %v %v", g, diags)
+	}
+}
+
+// TestStoreBytesBounded: planning files each under the per-file bound
+// cannot take the store past MaxStoreBytes (sparse files, never written
+// out; the one past the bound is not read).
+func TestStoreBytesBounded(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "story")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range MaxStoreBytes/MaxPlanningFile + 1 {
+		f, err := os.Create(filepath.Join(sub, fmt.Sprintf("s%03d.md", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(MaxPlanningFile); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	g, diags := ReadStore(dir)
+	if g != nil {
+		t.Fatal("an oversized store built a graph")
+	}
+	found := false
+	for _, d := range diags {
+		found = found || (d.Code == "input_too_large" && strings.Contains(d.Message, "exceed the limit of 64 MiB in all"))
+	}
+	if !found {
+		t.Errorf("no store bound refusal in %v", diags)
 	}
 }

@@ -36,6 +36,16 @@ const (
 // before it is read.
 const MaxPlanningFile = 4 << 20
 
+// MaxStoreBytes bounds the bytes of all the planning files of one store
+// (64 MiB): the store is read on every consultation of the hook, so many
+// large files must not exhaust memory. A store past it is refused.
+const MaxStoreBytes = 64 << 20
+
+// storeOverBudget refuses the store at file, the first past MaxStoreBytes.
+func storeOverBudget(file string) diag.Diagnostic {
+	return diag.Errorf("input_too_large", "the planning store's files exceed the limit of %s in all", fsio.FormatSize(MaxStoreBytes)).InFile(file)
+}
+
 // planningReadError is the diagnostic for a planning file that fsio
 // refused: input_too_large over MaxPlanningFile, store_unreadable for the
 // rest (not a regular file, unreadable).
@@ -80,6 +90,7 @@ func ReadStore(dir string) (*Graph, diag.List) {
 		return nil, diags
 	}
 	var entries []entry
+	var total int64
 	for _, sub := range subs {
 		if strings.HasPrefix(sub.Name(), ".") || !sub.IsDir() {
 			continue
@@ -95,10 +106,18 @@ func ReadStore(dir string) (*Graph, diag.List) {
 				continue
 			}
 			path := filepath.Join(dir, sub.Name(), name)
+			if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Size() <= MaxPlanningFile && total+info.Size() > MaxStoreBytes {
+				diags.Add(storeOverBudget(path))
+				return nil, diags.Sorted()
+			}
 			data, err := fsio.ReadFile(path, MaxPlanningFile)
 			if err != nil {
 				diags.Add(planningReadError(path, err))
 				continue
+			}
+			if total += int64(len(data)); total > MaxStoreBytes {
+				diags.Add(storeOverBudget(path))
+				return nil, diags.Sorted()
 			}
 			if e, ok := parsePlanningFile(path, data, &diags); ok {
 				entries = append(entries, e)
