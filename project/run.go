@@ -84,7 +84,7 @@ func (e *RunError) Error() string { return e.Message }
 // are never read. Nothing is created, renamed, locked or written.
 //
 // Every file is read through fsio (a named pipe or a device is refused
-// without blocking, a file over maxRunFile from its size) and must resolve,
+// without blocking, a file over MaxRunFile from its size) and must resolve,
 // symbolic links followed, inside the run directory: a link out of it is
 // refused, naming the link, so the answer never comes from data outside
 // the run.
@@ -220,18 +220,18 @@ func (r *Run) readLaunch() error {
 	return nil
 }
 
-// maxRunFile bounds every file read from a run directory.
-const maxRunFile = 64 << 20
+// MaxRunFile bounds every file read from a run directory, in bytes.
+const MaxRunFile = 64 << 20
 
 // readRegular reads a regular file of the run (following symlinks) through
 // fsio.ReadFile: a directory, a named pipe or a device is refused without
-// blocking, a file over maxRunFile from its size, before it is read; a file
+// blocking, a file over MaxRunFile from its size, before it is read; a file
 // that resolves outside the run directory is refused, naming the link.
 func (r *Run) readRegular(file string) ([]byte, error) {
 	if err := contained(file, r.Dir, r.real, "the run directory "+r.Dir); err != nil {
 		return nil, err
 	}
-	return fsio.ReadFile(file, maxRunFile)
+	return fsio.ReadFile(file, MaxRunFile)
 }
 
 // readJSON decodes a small JSON file of the run into v.

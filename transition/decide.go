@@ -90,14 +90,15 @@ type Options struct {
 	Now time.Time
 }
 
-// maxStdin bounds the stdin document; the loop sends one short line.
-const maxStdin = 16 << 20
+// MaxStdin bounds the stdin document, in bytes; the loop sends one short
+// line.
+const MaxStdin = 16 << 20
 
 // Consult answers one consultation: it reads stdin to EOF and decides.
 func Consult(stdin io.Reader, opts Options) Outcome {
-	data, err := fsio.ReadAll(stdin, "stdin", maxStdin)
+	data, err := fsio.ReadAll(stdin, "stdin", MaxStdin)
 	if fsio.IsTooLarge(err) {
-		return cannot("stdin is not the loop's JSON: it exceeds %d bytes", maxStdin)
+		return cannot("stdin is not the loop's JSON: it exceeds %d bytes", MaxStdin)
 	}
 	if err != nil {
 		return cannot("cannot read stdin: %v", err)

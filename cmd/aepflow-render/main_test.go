@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/render/graphviz"
 )
 
@@ -118,4 +120,13 @@ func (endless) Read(p []byte) (int, error) {
 		p[i] = ' '
 	}
 	return len(p), nil
+}
+
+// TestSecurityBoundsTimeout: docs/security.md states the companion's
+// default time bound.
+func TestSecurityBoundsTimeout(t *testing.T) {
+	row := testkit.TableRows(t, "../../docs/security.md", "## Bounds")["the companion's layout time (`aepflow-render --timeout`, `render --timeout`)"]
+	if want := fmt.Sprintf("%d s;", int(DefaultTimeout.Seconds())); len(row) < 2 || !strings.HasPrefix(row[1], want) {
+		t.Errorf("the row reads %v; the default is %v", row, DefaultTimeout)
+	}
 }

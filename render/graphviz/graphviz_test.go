@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 const small = `digraph "t" {
@@ -215,4 +218,19 @@ func FuzzHoldsContent(f *testing.F) {
 			t.Errorf("holdsContent(digraph%q) = false", s)
 		}
 	})
+}
+
+// TestSecurityBounds checks the companion's rows of docs/security.md's
+// Bounds table against this package's constants.
+func TestSecurityBounds(t *testing.T) {
+	rows := testkit.TableRows(t, "../../docs/security.md", "## Bounds")
+	for first, want := range map[string]string{
+		"DOT text on the companion's stdin": fsio.FormatSize(MaxInput),
+		"a graph the companion lays out":    fmt.Sprintf("%d nodes, %d edges", MaxNodes, MaxEdges),
+		"a PNG picture":                     fmt.Sprintf("%d pixels", maxPNGPixels),
+	} {
+		if row, ok := rows[first]; !ok || row[1] != want {
+			t.Errorf("row %q: %v; the code says %q", first, row, want)
+		}
+	}
 }
