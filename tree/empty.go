@@ -83,6 +83,11 @@ func NearbyTrees(root string) []string {
 	for depth := 0; depth < nearbyDown && len(found) < nearbyReported; depth++ {
 		var next []string
 		for _, dir := range level {
+			// Stat first: opening a named pipe given as the root would
+			// block.
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				continue
+			}
 			entries, err := os.ReadDir(dir)
 			if err != nil {
 				continue

@@ -79,3 +79,16 @@ func TestTreeBytesBounded(t *testing.T) {
 		t.Errorf("over-budget refusals: %v; want one, at the file past 64 MiB", over)
 	}
 }
+
+// TestRootANamedPipe: a root that is a named pipe loads nothing and its
+// empty_tree hint never opens it (which would block).
+func TestRootANamedPipe(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "tree")
+	if err := syscall.Mkfifo(root, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	tr, _ := Load(root)
+	if ds := tr.RequireDocuments(); len(ds) != 1 || ds[0].Code != CodeEmptyTree {
+		t.Errorf("got %v", ds)
+	}
+}
