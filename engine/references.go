@@ -5,6 +5,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/tree"
 )
@@ -36,11 +37,11 @@ func (docs *Documents) protocolReferences(p *protocol.Protocol) diag.List {
 		return nil
 	}
 	if _, err := docs.MergeProtocol(p.Ref()); err != nil && (docs.protocol(*p.Extends) == nil || isChainBound(err)) {
-		msg := err.Error()
+		d := asFailure(err)
 		if docs.protocol(*p.Extends) == nil {
-			msg = "protocol `" + p.Ref().String() + "` extends `" + p.Extends.String() + "`, which is not in the tree"
+			d = failf("protocol `%s` extends `%s`, which is not in the tree", p.Ref(), p.Extends)
 		}
-		return diag.List{failf("%s", msg).At(p.File, p.ExtendsPos).WithPath(p.Location() + ".extends")}
+		return diag.List{d.At(p.File, p.ExtendsPos).WithPath(p.Location() + ".extends")}
 	}
 	return nil
 }
@@ -49,25 +50,36 @@ func (docs *Documents) protocolReferences(p *protocol.Protocol) diag.List {
 // is checked at the profile that names it.
 func (docs *Documents) profileReferences(t *tree.Tree, p *protocol.Profile) diag.List {
 	var diags diag.List
-	at := func(pos diag.Pos, key, format string, args ...any) {
-		diags.Add(failf(format, args...).At(p.File, pos).WithPath(p.Location() + "." + key))
+	put := func(d diag.Diagnostic, pos diag.Pos, key string) {
+		diags.Add(d.At(p.File, pos).WithPath(p.Location() + "." + key))
+	}
+	// missing reports a name the tree lacks, with a "did you mean" among
+	// the names of its kind.
+	missing := func(pos diag.Pos, key, name string, have []string, format string, args ...any) {
+		d := failf(format, args...)
+		if best, ok := suggest.Closest(name, have); ok {
+			d = d.WithSuggestion(best)
+		}
+		put(d, pos, key)
 	}
 	if p.Extends != "" {
 		if _, err := docs.MergeProfile(p.ID); err != nil && (docs.profileByID(p.Extends) == nil || isChainBound(err)) {
-			at(p.ExtendsPos, "extends", "%v", err)
+			// The engine's own diagnostic, with its "did you mean".
+			put(asFailure(err), p.ExtendsPos, "extends")
 		}
 	}
 	if docs.protocol(p.Protocol) == nil {
-		at(p.ProtocolPos, "protocol", "profile `%s` names protocol `%s`, which is not in the tree", p.ID, p.Protocol)
+		missing(p.ProtocolPos, "protocol", p.Protocol.String(), docs.protocolIDs(), "profile `%s` names protocol `%s`, which is not in the tree", p.ID, p.Protocol)
 	} else if _, err := docs.MergeProtocol(p.Protocol); err != nil && isChainBound(err) {
-		at(p.ProtocolPos, "protocol", "profile `%s`: %v", p.ID, err)
+		put(asFailure(err), p.ProtocolPos, "protocol")
 	}
 	if p.Workflow != nil && docs.workflowFor(*p.Workflow) == nil {
-		d := failf("workflow `%s` of profile `%s` is not in the tree", p.Workflow, p.ID).At(p.File, p.WorkflowPos).WithPath(p.Location() + ".workflow")
 		if w := t.Workflows[p.Workflow.ID]; w != nil {
-			d = d.WithHint("the tree holds `%s` at version %d", w.ID, w.Version)
+			put(failf("workflow `%s` of profile `%s` is not in the tree", p.Workflow, p.ID).
+				WithHint("the tree holds `%s` at version %d", w.ID, w.Version), p.WorkflowPos, "workflow")
+		} else {
+			missing(p.WorkflowPos, "workflow", p.Workflow.ID, docs.workflowIDs(), "workflow `%s` of profile `%s` is not in the tree", p.Workflow, p.ID)
 		}
-		diags.Add(d)
 	}
 	for i, r := range p.Principles {
 		if docs.principleByID(r.String()) == nil {
@@ -75,7 +87,7 @@ func (docs *Documents) profileReferences(t *tree.Tree, p *protocol.Profile) diag
 			if i < len(p.PrinciplePos) {
 				pos = p.PrinciplePos[i]
 			}
-			at(pos, "principles", "principle `%s` of profile `%s` is not in the tree", r, p.ID)
+			missing(pos, "principles", r.String(), docs.principleIDs(), "principle `%s` of profile `%s` is not in the tree", r, p.ID)
 		}
 	}
 	return diags

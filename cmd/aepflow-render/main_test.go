@@ -130,3 +130,13 @@ func TestSecurityBoundsTimeout(t *testing.T) {
 		t.Errorf("the row reads %v; the default is %v", row, DefaultTimeout)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--version"}, strings.NewReader(""), &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.HasPrefix(out.String(), "aepflow-render ") || !strings.Contains(out.String(), "go1.") || !strings.HasSuffix(out.String(), ")\n") {
+		t.Errorf("--version printed %q", out.String())
+	}
+}

@@ -64,11 +64,15 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 	fl.StringVar(&f.id, "id", "", "workflow reference, `REF` = <id> or <id>/<major> (required unless --workflow)")
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR`")
 	fl.StringVar(&f.workflowFile, "workflow", "", "project a single workflow `FILE` (- for stdin) instead of one from the tree")
-	fl.StringVar(&f.mapRef, "map", "", "step map: a `FILE` (- for stdin), or the id of a map under the tree's drivers/")
+	fl.StringVar(&f.mapRef, "map", "", "step map: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`)")
 	fl.Uint32Var(&f.maxAttempts, "max-attempts", compiler.DefaultMaxAttempts, "attempts of every retreat group, `N` >= 1")
 	fl.StringVar(&f.out, "out", "", "write the document to `FILE` (atomically; - for stdout) instead of stdout")
 	fl.StringVar(&f.format, "format", "", "output `FORMAT`: yaml or json (default: the one --out's extension names, else yaml)")
 	fl.BoolVar(&f.check, "check", false, "compare with the --out file instead of writing; exit 1 with a diff when stale")
+	completeRoot(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
+	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(flowFormats...))
 	return cmd
 }
 
@@ -90,8 +94,10 @@ func (f *flowFlags) validate() (compiler.Format, error) {
 	if f.check && (f.out == "" || f.out == stdio) {
 		return "", usageError("--check compares with the --out file: give --out FILE")
 	}
-	if f.format != "" && f.format != "yaml" && f.format != "json" {
-		return "", usageError("--format must be yaml or json, not %q", f.format)
+	if f.format != "" {
+		if err := checkEnum("format", f.format, flowFormats); err != nil {
+			return "", err
+		}
 	}
 	if f.out == "" || f.out == stdio {
 		if f.format == "" {
@@ -115,6 +121,9 @@ func (f *flowFlags) validate() (compiler.Format, error) {
 	}
 	return byName, nil
 }
+
+// flowFormats lists the values of `flow --format`.
+var flowFormats = []string{"yaml", "json"}
 
 func runFlow(cmd *cobra.Command, f flowFlags) error {
 	format, err := f.validate()
@@ -141,7 +150,7 @@ func runFlow(cmd *cobra.Command, f flowFlags) error {
 		return reportDiagnostics(stderr, ds, sources)
 	}
 	if len(ds) > 0 {
-		_ = diag.WriteText(stderr, ds.Sorted(), sources)
+		_ = writeText(stderr, ds.Sorted(), sources)
 	}
 	return emitDocument(cmd, f.out, f.check, out)
 }
@@ -174,7 +183,7 @@ func loadForFlow(cmd *cobra.Command, f flowFlags) (*workflow.Workflow, []*stepma
 		}
 		sources[name] = data
 		w, ds := workflow.Load(name, data)
-		if w != nil && !ds.HasErrors() {
+		if w != nil {
 			ds.Extend(w.Validate())
 		}
 		return w, nil, sources, ds
