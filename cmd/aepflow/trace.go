@@ -200,6 +200,10 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 			if err := checkFormat(format, "yaml", "json", "text"); err != nil {
 				return err
 			}
+			var err error
+			if format, err = evidenceFormat(format, cmd.Flags().Changed("format"), out); err != nil {
+				return err
+			}
 			at := time.Now().UnixMilli()
 			if cmd.Flags().Changed("observed-at") {
 				var err error
@@ -222,7 +226,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 				}
 				records[i] = suiteRecord{rec, suite.Transcripts[i].Name}
 			}
-			return emitEvidence(cmd, worstLast(records), set.suite, format, out, append([]string{spec}, set.given...))
+			return emitEvidence(cmd, worstLast(records), set.suite, format, out)
 		},
 	}
 	cmd.Flags().StringVar(&spec, "spec", "", "trace specification `FILE` (YAML or JSON; - is standard input)")
@@ -259,64 +263,6 @@ var (
 	specLimit       int64 = trace.MaxSpecBytes
 )
 
-// traceStdinName is how messages name standard input.
-const traceStdinName = "<stdin>"
-
-// traceInputName is how messages name an input: `<stdin>` for `-`.
-func traceInputName(path string) string {
-	if path == "-" {
-		return traceStdinName
-	}
-	return path
-}
-
-// readSpecInput returns the bytes of the spec path names, at most limit of
-// them, through package fsio: standard input for `-`, else the regular
-// file at path. A directory, a named pipe, a device (or a symbolic link to
-// one) is refused without reading, a larger file on the size it reports.
-// Every refusal is an exit-1 error naming the input.
-//
-// This, traceSet's sources and boundedReader are the trace verbs' own
-// reading helpers, written before the shared ones of cmd/aepflow
-// (readInput, openInput) landed; they follow the same rules.
-func readSpecInput(cmd *cobra.Command, path string, limit int64) ([]byte, error) {
-	var data []byte
-	var err error
-	if path == "-" {
-		data, err = fsio.ReadAll(cmd.InOrStdin(), traceStdinName, limit)
-	} else {
-		data, err = fsio.ReadFile(path, limit)
-	}
-	if err != nil {
-		return nil, exitWith(exitProblems, err)
-	}
-	return data, nil
-}
-
-// boundedReader reads r and fails with a KindTooLarge *fsio.Error once it
-// has yielded more than limit bytes (what fsio.File does for a file).
-type boundedReader struct {
-	r     io.Reader
-	name  string
-	limit int64
-	read  int64
-}
-
-func (b *boundedReader) Read(p []byte) (int, error) {
-	if b.read > b.limit {
-		return 0, &fsio.Error{Op: "read", Path: b.name, Kind: fsio.KindTooLarge, Limit: b.limit}
-	}
-	if room := b.limit + 1 - b.read; int64(len(p)) > room {
-		p = p[:room]
-	}
-	n, err := b.r.Read(p)
-	b.read += int64(n)
-	if b.read > b.limit {
-		return n, &fsio.Error{Op: "read", Path: b.name, Kind: fsio.KindTooLarge, Limit: b.limit}
-	}
-	return n, err
-}
-
 // traceSet is the transcripts a command line names.
 type traceSet struct {
 	sources []trace.Source
@@ -342,8 +288,11 @@ func expandTranscripts(cmd *cobra.Command, values []string) (*traceSet, error) {
 				return nil, usageError("--transcript - is given twice: standard input can be read once")
 			}
 			stdin = true
-			set.add(v, traceStdinName, func() (io.ReadCloser, error) {
-				return io.NopCloser(&boundedReader{r: cmd.InOrStdin(), name: traceStdinName, limit: transcriptLimit}), nil
+			if err := takeStdin(cmd, "--transcript"); err != nil {
+				return nil, exitWith(exitProblems, err)
+			}
+			set.add(v, stdinName, func() (io.ReadCloser, error) {
+				return &limitedReader{r: cmd.InOrStdin(), name: stdinName, limit: transcriptLimit}, nil
 			})
 			continue
 		}
@@ -356,6 +305,7 @@ func expandTranscripts(cmd *cobra.Command, values []string) (*traceSet, error) {
 		}
 		set.add(v, v, openFile(v))
 	}
+	noteInputs(cmd, set.given...)
 	return set, nil
 }
 
@@ -422,13 +372,13 @@ func runCheckSuite(cmd *cobra.Command, specPath string, transcripts []string, op
 }
 
 func readSpec(cmd *cobra.Command, path string) (*trace.Spec, error) {
-	data, err := readSpecInput(cmd, path, specLimit)
+	data, err := readInput(cmd, "--spec", path, specLimit)
 	if err != nil {
-		return nil, err
+		return nil, exitWith(exitProblems, err)
 	}
 	spec, refusals := trace.ReadSpec(data)
 	if len(refusals) > 0 {
-		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("specification %s refused", traceInputName(path)), refusals)
+		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("specification %s refused", inputName(path)), refusals)
 		return nil, exitWith(exitProblems, nil)
 	}
 	return spec, nil
@@ -542,11 +492,9 @@ func worstLast(records []suiteRecord) []suiteRecord {
 }
 
 // emitEvidence prints the records, or writes them to out (`-` is standard
-// output) atomically as one list, creating parent directories: evidence
-// records usually go into a run directory that may not exist yet. The
-// destination may not be one of inputs, nor exist as anything but a
-// regular file.
-func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format, out string, inputs []string) error {
+// output) as one list through writeOutput: atomically, never onto an input
+// or anything but a regular file.
+func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format, out string) error {
 	list := make([]*trace.Evidence, len(records))
 	for i, r := range records {
 		list[i] = r.rec
@@ -561,18 +509,13 @@ func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format,
 	if err != nil {
 		return exitWith(exitProblems, err)
 	}
-	if out == "" || out == "-" {
-		_, err = cmd.OutOrStdout().Write(b.Bytes())
+	if out == "" || out == stdio {
+		return writeStdout(cmd, b.Bytes())
+	}
+	// Parent directories are created: evidence records usually go into a
+	// run directory that may not exist yet.
+	if err := writeOutput(cmd, out, b.Bytes(), true); err != nil {
 		return err
-	}
-	var onInput []string
-	for _, in := range inputs {
-		if in != "-" {
-			onInput = append(onInput, in)
-		}
-	}
-	if err := fsio.WriteFile(out, b.Bytes(), fsio.WriteOptions{Inputs: onInput, MakeDirs: true}); err != nil {
-		return exitWith(exitProblems, err)
 	}
 	for _, r := range records {
 		if suite {
@@ -582,4 +525,27 @@ func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format,
 		}
 	}
 	return nil
+}
+
+// evidenceFormat returns the format of the record: --format when given
+// (set), else the one --out's extension names (`.json` JSON, `.yaml` or
+// `.yml` YAML), else yaml. An extension that contradicts --format is a
+// usage error, so nothing is written.
+func evidenceFormat(format string, set bool, out string) (string, error) {
+	var byName string
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".json":
+		byName = "json"
+	case ".yaml", ".yml":
+		byName = "yaml"
+	}
+	switch {
+	case out == "" || out == stdio || byName == "":
+		return format, nil
+	case !set:
+		return byName, nil
+	case format == "text" && byName == "yaml", format == byName:
+		return format, nil
+	}
+	return "", usageError("--format %s contradicts --out %s, which names %s", format, out, byName)
 }

@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/testkit"
+	"github.com/aepflow/aepflow/trace"
 )
 
 // withTraceLimits makes the trace verbs' input bounds small for one test.
@@ -69,5 +74,33 @@ func TestTraceInputBounds(t *testing.T) {
 				t.Errorf("a refusal printed on stdout: %s", stdout.String())
 			}
 		})
+	}
+}
+
+// TestSecurityTraceBounds checks the limits of docs/security.md's trace
+// rows against the constants the trace readers use.
+func TestSecurityTraceBounds(t *testing.T) {
+	rows := testkit.TableRows(t, "../../docs/security.md", "### trace")
+	size := fsio.FormatSize
+	for first, want := range map[string]string{
+		"`--transcript` file or `-`": size(trace.MaxTranscriptBytes) + " (`trace.MaxTranscriptBytes`)",
+		"one transcript line":        size(trace.MaxLineBytes) + " (`trace.MaxLineBytes`); skipped without being held",
+		"line refusals listed":       fmt.Sprintf("%d (`trace.MaxListedRefusals`), the rest counted", trace.MaxListedRefusals),
+		"`--spec` file or `-`":       size(trace.MaxSpecBytes) + " (`trace.MaxSpecBytes`)",
+		"spec expansion: scalar bytes + 8 per node, each use of an alias counting what it expands to": size(trace.MaxSpecExpansion) + " (`trace.MaxSpecExpansion`)",
+		"spec nesting":           fmt.Sprintf("%d levels (`trace.MaxSpecDepth`)", trace.MaxSpecDepth),
+		"a `{regex: …}` pattern": fmt.Sprintf("%d RE2 instructions (`trace.MaxRegexInsts`); each distinct pattern compiled once per spec", trace.MaxRegexInsts),
+	} {
+		row, ok := rows[first]
+		if !ok {
+			t.Errorf("docs/security.md has no trace row %q", first)
+			continue
+		}
+		if row[1] != want {
+			t.Errorf("row %q: the limit reads %q; the code says %q", first, row[1], want)
+		}
+	}
+	if transcriptLimit != trace.MaxTranscriptBytes || specLimit != trace.MaxSpecBytes {
+		t.Errorf("the commands read with limits %d and %d, not the documented ones", transcriptLimit, specLimit)
 	}
 }
