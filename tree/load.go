@@ -67,19 +67,54 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 	if err != nil {
 		diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir))
 	}
-	for i, r := range loadAll(files, kind) {
-		f := files[i]
-		t.Files = append(t.Files, File{Path: f, Kind: kind})
-		if r.data != nil {
-			t.Sources[f] = r.data
+	// Files load in parallel a window at a time and register in load
+	// order, so the tree and its diagnostics are those of a sequential
+	// load, and no more than a window of files beyond MaxTreeBytes is ever
+	// held.
+	window := 4 * runtime.GOMAXPROCS(0)
+	for start := 0; start < len(files); start += window {
+		chunk := files[start:min(start+window, len(files))]
+		var loaded []loaded
+		if !t.full {
+			loaded = loadAll(chunk, kind)
 		}
-		diags.Extend(r.diags)
-		if r.doc != nil {
-			diags.Extend(t.register(r.doc))
-		} else {
-			t.markBroken(kind, r.id, f)
+		for i, f := range chunk {
+			t.Files = append(t.Files, File{Path: f, Kind: kind})
+			if t.full {
+				diags.Extend(refusedUnread(f))
+				t.markBroken(kind, "", f)
+				continue
+			}
+			diags.Extend(t.add(f, kind, loaded[i]))
 		}
 	}
+	return diags
+}
+
+// add registers one loaded file, within the tree's byte budget.
+func (t *Tree) add(f string, kind Kind, r loaded) diag.List {
+	if r.data != nil {
+		if t.bytes += int64(len(r.data)); t.bytes > MaxTreeBytes {
+			t.markBroken(kind, "", f)
+			return t.overBudget(f)
+		}
+		t.Sources[f] = r.data
+	}
+	if r.doc == nil {
+		t.markBroken(kind, r.id, f)
+		return r.diags
+	}
+	return append(r.diags, t.register(r.doc)...)
+}
+
+// refusedUnread is what a file past the byte budget reports without being
+// read: nothing when it is a regular file of an acceptable size (the first
+// file past the budget said why), else why it could not have been read.
+func refusedUnread(file string) diag.List {
+	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Size() <= yamldoc.MaxFileSize {
+		return nil
+	}
+	_, diags := ReadFile(file) // refuses before reading: not regular, too large, or unreadable
 	return diags
 }
 
@@ -197,6 +232,24 @@ func isDocument(name string) bool {
 	return false
 }
 
+// MaxTreeBytes bounds the bytes of all the documents of one tree (64 MiB;
+// real trees hold kilobytes): every source is kept for the diagnostics
+// printer, so without it a tree of many large files could exhaust memory.
+// The files past the bound are refused, the first with input_too_large.
+const MaxTreeBytes = 64 << 20
+
+// overBudget refuses file because the tree's documents exceed
+// MaxTreeBytes: input_too_large for the first such file, nothing more for
+// the others (one cause, one diagnostic).
+func (t *Tree) overBudget(file string) diag.List {
+	if t.full {
+		return nil
+	}
+	t.full = true
+	return diag.List{diag.Errorf(CodeInputTooLarge, "the tree's documents exceed the limit of %s in all; this file and the ones after it are not read", fsio.FormatSize(MaxTreeBytes)).
+		InFile(file).WithHint("AEP trees hold kilobytes; check that --root is the tree you meant")}
+}
+
 // ReadFile reads a document file, refusing one larger than
 // yamldoc.MaxFileSize from its size alone, without reading it. It returns
 // nil data with the diagnostic when the file cannot be used.
@@ -221,6 +274,27 @@ func ReadFile(file string) ([]byte, diag.List) {
 		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
 	}
 	return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
+}
+
+// ReadError is the diagnostic ReadFile gives for a document fsio refused
+// or the system could not read, for a caller that read the bytes itself
+// (aepflow validate reads `-` from standard input): input_too_large over
+// the size bound, io_error otherwise, naming why (not a regular file,
+// missing, permission, …).
+func ReadError(file string, err error) diag.Diagnostic {
+	var fe *fsio.Error
+	switch {
+	case fsio.IsTooLarge(err):
+		if info, serr := os.Stat(file); serr == nil && info.Size() > yamldoc.MaxFileSize {
+			return diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
+				InFile(file).WithHint("AEP documents are small; check that this is the file you meant")
+		}
+		return diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")
+	case errors.As(err, &fe):
+		return diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)
+	}
+	return diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)
 }
 
 // Document is one decoded document; exactly one of the pointers is set,

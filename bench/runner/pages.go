@@ -15,7 +15,4 @@ func init() {
 	register(&Page{Name: "predicate", Go: map[string]GoBench{
 		"predicate": {Pkg: "./predicate", Bench: ".", Benchtime: "1s", QuickBenchtime: "100x"},
 	}})
-	register(&Page{Name: "trace", Go: map[string]GoBench{
-		"trace": {Pkg: "./trace", Bench: ".", Benchtime: "1s", QuickBenchtime: "20x"},
-	}})
 }
