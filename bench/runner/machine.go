@@ -69,6 +69,10 @@ func loadAverage() string {
 
 // Markdown is the machine paragraph every page carries.
 func (m Machine) Markdown() string {
-	return fmt.Sprintf("Produced by `bench/run` (%s) on %s: %d cores (%s), %s, %s; load average %s at the start, %s at the end (1, 5, 15 minutes; the machine is shared, so absolute times are noisy and the ratios of interleaved runs are the signal).",
-		m.Mode, m.Date, m.Cores, m.CPU, m.Go, m.OS, m.LoadStart, m.LoadEnd)
+	goVersion := m.Go
+	if !strings.Contains(goVersion, m.OS) {
+		goVersion += " " + m.OS
+	}
+	return fmt.Sprintf("Produced by `bench/run` (%s) on %s: %d cores (%s), %s; load average %s at the start, %s at the end (1, 5, 15 minutes; the machine is shared, so absolute times are noisy and the ratios of interleaved runs are the signal).",
+		m.Mode, m.Date, m.Cores, m.CPU, goVersion, m.LoadStart, m.LoadEnd)
 }

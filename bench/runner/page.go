@@ -371,15 +371,15 @@ var funcs = template.FuncMap{
 	"mibf": func(x float64) float64 { return x / (1 << 20) },
 }
 
-// times formats a ratio: "11.2×".
+// times formats a ratio with two decimals ("11.27×"; whole above 100), so
+// that a figure beside a verdict never rounds onto the other side of the
+// limit it is judged against.
 func times(x float64) string {
 	switch {
 	case math.IsNaN(x):
 		return "n/a"
 	case x >= 100:
 		return fmt.Sprintf("%.0f×", x)
-	case x >= 10:
-		return fmt.Sprintf("%.1f×", x)
 	}
 	return fmt.Sprintf("%.2f×", x)
 }

@@ -49,3 +49,12 @@ func TestRatiosAndExponent(t *testing.T) {
 		t.Errorf("spread = %v, %v", lo, hi)
 	}
 }
+
+func TestTimesNeverRoundsAcrossALimit(t *testing.T) {
+	cases := map[float64]string{10.52: "10.52×", 10.499: "10.50×", 1.2: "1.20×", 250: "250×"}
+	for x, want := range cases {
+		if got := times(x); got != want {
+			t.Errorf("times(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
