@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/workflow"
@@ -38,6 +39,7 @@ func Load(root string) (*Tree, diag.List) {
 // were loaded). No kinds loads nothing.
 func LoadKinds(root string, kinds ...Kind) (*Tree, diag.List) {
 	t := newTree(root)
+	t.kinds = slices.Clone(kinds)
 	var diags diag.List
 	for _, row := range Rows {
 		if slices.Contains(kinds, row.Kind) {
@@ -57,20 +59,53 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 	var diags diag.List
 	files, err := collect(dir)
 	if err != nil {
-		diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir))
+		e := &entry{file: File{Kind: kind}, diags: diag.List{diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir)}}
+		diags.Extend(t.admit(e))
 	}
 	for _, f := range files {
-		t.Files = append(t.Files, File{Path: f, Kind: kind})
-		doc, ds := t.read(f)
-		diags.Extend(ds)
-		if doc == nil {
-			continue
-		}
-		d, ds := decode(kind, doc)
-		diags.Extend(ds)
-		if d != nil {
-			diags.Extend(t.register(d))
-		}
+		diags.Extend(t.admit(readEntry(f, kind)))
+	}
+	return diags
+}
+
+// readEntry reads, parses, decodes and validates one file of kind from disk.
+func readEntry(file string, kind Kind) *entry {
+	data, diags := ReadFile(file)
+	if data == nil {
+		return &entry{file: File{Path: file, Kind: kind}, diags: diags}
+	}
+	return parseEntry(file, kind, data)
+}
+
+// parseEntry parses, decodes and validates data as the file of kind.
+func parseEntry(file string, kind Kind, data []byte) *entry {
+	e := &entry{file: File{Path: file, Kind: kind}, data: data}
+	doc, ds := yamldoc.Parse(file, data)
+	e.diags.Extend(ds)
+	if doc == nil || ds.HasErrors() {
+		return e
+	}
+	d, ds := decode(kind, doc)
+	e.diags.Extend(ds)
+	e.doc = d
+	return e
+}
+
+// admit appends e to the tree in load order: its file, its bytes and its
+// own diagnostics, then its document registered under its identity. It
+// returns the diagnostics in the order Load reports them.
+func (t *Tree) admit(e *entry) diag.List {
+	t.entries = append(t.entries, e)
+	diags := slices.Clone(e.diags)
+	if e.file.Path == "" {
+		return diags
+	}
+	t.Files = append(t.Files, e.file)
+	if e.data != nil {
+		t.Sources[e.file.Path] = e.data
+	}
+	if e.doc != nil {
+		diags.Extend(t.register(e.doc))
 	}
 	return diags
 }
@@ -111,21 +146,6 @@ func isDocument(name string) bool {
 	return false
 }
 
-// read stats, reads and parses one file. A file over the size bound is
-// refused before it is read.
-func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
-	data, diags := ReadFile(file)
-	if data == nil {
-		return nil, diags
-	}
-	t.Sources[file] = data
-	doc, ds := yamldoc.Parse(file, data)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	return doc, ds
-}
-
 // ReadFile reads a document file, refusing one larger than
 // yamldoc.MaxFileSize from its size alone, without reading it. It returns
 // nil data with the diagnostic when the file cannot be used.
@@ -135,11 +155,20 @@ func ReadFile(file string) ([]byte, diag.List) {
 		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
 			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
+	// fsio refuses a named pipe, a device or a directory without blocking
+	// on it, and a file that grew past the bound since the stat.
+	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
+	var fe *fsio.Error
+	switch {
+	case err == nil:
+		return data, nil
+	case fsio.IsTooLarge(err):
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
+	case errors.As(err, &fe):
+		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
 	}
-	return data, nil
+	return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
 }
 
 // Document is one decoded document; exactly one of the pointers is set,

@@ -105,6 +105,23 @@ type Tree struct {
 
 	// origin remembers which file declared each identity, per kind.
 	origin map[Kind]map[string]string
+	// entries are what was read, in load order, kept so that WithFile can
+	// rebuild the registry without reading the other files again.
+	entries []*entry
+	// kinds are the kinds whose rows LoadKinds read.
+	kinds []Kind
+}
+
+// entry is one file as the tree read it, or (with an empty file path) the
+// refusal of a directory that could not be walked: the bytes, the document
+// decoded from them (nil when it could not be used) and the diagnostics of
+// reading, parsing, decoding and validating it on its own. An entry is
+// never changed once made, so trees built by WithFile share them.
+type entry struct {
+	file  File
+	data  []byte
+	doc   *Document
+	diags diag.List
 }
 
 func newTree(root string) *Tree {
