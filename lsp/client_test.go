@@ -106,7 +106,9 @@ func (c *client) raw(b string) {
 }
 
 // frame writes one framed body.
-func (c *client) frame(body string) { c.raw(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)) }
+func (c *client) frame(body string) {
+	c.raw(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body))
+}
 
 func (c *client) send(v any) {
 	c.t.Helper()

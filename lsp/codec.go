@@ -149,13 +149,12 @@ func readLine(r *bufio.Reader) (string, error) {
 // when one can be read (so the refusal is answered), else a notification.
 func standIn(v any, body []byte, code int64, reason string) error {
 	msg := map[string]any{"jsonrpc": "2.0", "method": methodRefused, "params": refusal{Reason: reason, Code: code}}
-	var probe struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-	}
-	if body != nil && json.Unmarshal(body, &probe) == nil && probe.Method != nil {
+	// A request (it has a method, whatever its type) whose id reads is
+	// answered; anything else is logged.
+	var probe map[string]json.RawMessage
+	if body != nil && json.Unmarshal(body, &probe) == nil && len(probe["method"]) > 0 {
 		var id jsonrpc2.ID
-		if len(probe.ID) > 0 && json.Unmarshal(probe.ID, &id) == nil {
+		if raw := probe["id"]; len(raw) > 0 && json.Unmarshal(raw, &id) == nil {
 			msg["id"] = id
 		}
 	}

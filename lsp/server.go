@@ -141,6 +141,10 @@ type server struct {
 	stopped     bool
 
 	flushMu sync.Mutex // one validation at a time
+
+	// panics lets a handler's panic through instead of answering it with
+	// an internal error; the fuzz targets set it, so a panic is a finding.
+	panics bool
 }
 
 func newServer(opts Options) *server {
@@ -177,6 +181,9 @@ func newServer(opts Options) *server {
 // so that no message, however hostile, takes the server down.
 func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (result any, err error) {
 	defer func() {
+		if s.panics {
+			return
+		}
 		if r := recover(); r != nil {
 			s.logf("internal error on %s: %v\n%s", req.Method, r, debug.Stack())
 			result, err = nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("aepflow lsp: internal error on %s", req.Method)}

@@ -152,7 +152,9 @@ func firstLine(s string) string {
 }
 
 func contains(outer, inner lsp.Range) bool {
-	before := func(a, b lsp.Position) bool { return a.Line < b.Line || (a.Line == b.Line && a.Character <= b.Character) }
+	before := func(a, b lsp.Position) bool {
+		return a.Line < b.Line || (a.Line == b.Line && a.Character <= b.Character)
+	}
 	return before(outer.Start, inner.Start) && before(inner.End, outer.End)
 }
 
