@@ -29,6 +29,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/tree"
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -55,6 +58,11 @@ type Options struct {
 	// re-validates (default 150 ms); changes within it are validated
 	// together. Negative means no wait.
 	Debounce time.Duration
+	// TreeChecks runs the checks validate runs over a loaded tree beyond
+	// tree.Load's own; cmd/aepflow passes the function `aepflow validate`
+	// calls, so the two cannot drift. Nil runs the engine's vocabulary
+	// check (engine.CheckVocabulary), which is what validate runs today.
+	TreeChecks func(*tree.Tree) diag.List
 	// Version is the server version reported to the client.
 	Version string
 	// Log receives the server's own log lines (nil discards them).
@@ -79,6 +87,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
+	}
+	if o.TreeChecks == nil {
+		o.TreeChecks = func(t *tree.Tree) diag.List { return engine.CheckVocabulary(engine.FromTree(t)) }
 	}
 	return o
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/sourcegraph/jsonrpc2"
@@ -137,6 +136,7 @@ type single struct {
 // under the server's lock so that it can run without it.
 type job struct {
 	root     string
+	checks   func(*tree.Tree) diag.List
 	base     *treeState
 	overlays map[string]*string // path → buffer, nil for "read the disk"
 	versions map[string]int32
@@ -146,7 +146,7 @@ type job struct {
 func (w *workspace) takeJobs() []job {
 	var jobs []job
 	for _, root := range sortedKeys(w.pending) {
-		j := job{root: root, base: w.trees[root], overlays: map[string]*string{}, versions: map[string]int32{}}
+		j := job{root: root, checks: w.opts.TreeChecks, base: w.trees[root], overlays: map[string]*string{}, versions: map[string]int32{}}
 		files := w.pending[root]
 		if j.base == nil && root != "" {
 			if !w.admitTree(root) {
@@ -229,10 +229,9 @@ func (j job) run() (*treeState, map[string]*single) {
 		_ = changed // a path no row holds changes nothing
 	}
 	if j.base == nil || len(j.overlays) > 0 {
-		// The vocabulary check reads the documents just loaded, as
-		// validate does (cmd/aepflow/validate.go).
+		// The checks validate runs beyond Load (cmd/aepflow/validate.go).
 		diags = slices.Clone(diags)
-		diags.Extend(engine.CheckVocabulary(engine.FromTree(t)))
+		diags.Extend(j.checks(t))
 	}
 	return &treeState{tree: t, diags: diags.Sorted()}, nil
 }

@@ -11,20 +11,27 @@ import (
 	"github.com/aepflow/aepflow/diag"
 )
 
-// RowOf returns the kind of the row of t that file belongs to: file lies
-// below root/<row directory>/ of a row t read, no path element below the
-// row directory starts with `.` (Load skips those), and its extension is a
-// document's (.yaml, .yml, .json). ok is false for any other path, which
-// Load would never read. file and t.Root are compared as cleaned paths.
+// RowOf returns the kind of the row of t that file belongs to, as the
+// function RowOf does, and false as well for a row t did not read.
 func (t *Tree) RowOf(file string) (Kind, bool) {
-	rel, err := filepath.Rel(filepath.Clean(t.Root), filepath.Clean(file))
+	k, ok := RowOf(t.Root, file)
+	return k, ok && slices.Contains(t.kinds, k)
+}
+
+// RowOf returns the kind of the row of the tree at root that file belongs
+// to: file lies below root/<row directory>/, no path element below the row
+// directory starts with `.` (Load skips those), and its extension is a
+// document's (.yaml, .yml, .json). ok is false for any other path, which
+// Load would never read. file and root are compared as cleaned paths.
+func RowOf(root, file string) (Kind, bool) {
+	rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(file))
 	if err != nil {
 		return "", false
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	for _, row := range Rows {
 		dir := strings.Split(row.Dir, "/")
-		if len(parts) <= len(dir) || !slices.Equal(parts[:len(dir)], dir) || !slices.Contains(t.kinds, row.Kind) {
+		if len(parts) <= len(dir) || !slices.Equal(parts[:len(dir)], dir) {
 			continue
 		}
 		below := parts[len(dir):]

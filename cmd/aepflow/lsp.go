@@ -46,7 +46,7 @@ without shutdown or the stream breaks, 2 usage error.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			stream := stdioStream{in: cmd.InOrStdin(), out: cmd.OutOrStdout()}
-			err := lsp.Serve(ctx, stream, lsp.Options{Version: version(), Log: cmd.ErrOrStderr()})
+			err := lsp.Serve(ctx, stream, lsp.Options{Version: version(), Log: cmd.ErrOrStderr(), TreeChecks: treeChecks})
 			switch {
 			case err == nil:
 				return nil

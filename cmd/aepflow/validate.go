@@ -75,9 +75,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 					return usageError("--root %q is not a directory", root)
 				}
 				t, ds := tree.Load(root)
-				// The vocabulary check reads the documents just loaded: one
-				// load, one parse per file.
-				ds.Extend(engine.CheckVocabulary(engine.FromTree(t)))
+				ds.Extend(treeChecks(t))
 				diags, sources, count = ds, t.Sources, len(t.Files)
 			}
 			return report(cmd.OutOrStdout(), format, diags.Sorted(), sources, count)
@@ -87,6 +85,14 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
 	cmd.Flags().StringVar(&kind, "kind", "", "kind of every FILE, instead of detecting it")
 	return cmd
+}
+
+// treeChecks runs the checks of a tree beyond tree.Load's own: every fact a
+// profile's workflow or completion reads must be observable. It reads the
+// documents just loaded (one load, one parse per file). `aepflow lsp`
+// runs the same function, so the editor and validate cannot drift.
+func treeChecks(t *tree.Tree) diag.List {
+	return engine.CheckVocabulary(engine.FromTree(t))
 }
 
 // validateFiles validates each file on its own.
