@@ -323,14 +323,14 @@ func describeVerifier(v string) string {
 // describeGoverning tells a principle's, profile's or protocol's title,
 // summary and file.
 func (v *view) describeGoverning(sub subject) string {
-	file, kind, pos := v.governing(sub)
+	file, h, _ := v.governing(sub)
 	if file == "" {
 		return fmt.Sprintf("%s `%s`: not in the tree", kindWord(sub.kind), sub.ref)
 	}
-	_ = pos
-	return fmt.Sprintf("**%s `%s`** version %d — %s%s\n\n`%s`", kindWord(sub.kind), kind.id, kind.version, kind.title, summary(kind.summary), v.rel(file))
+	return fmt.Sprintf("**%s `%s`** version %d — %s%s\n\n`%s`", kindWord(sub.kind), h.id, h.version, h.title, summary(h.summary), v.rel(file))
 }
 
+// header is what a hover tells of a governing document.
 type header struct {
 	id      string
 	version uint32

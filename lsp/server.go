@@ -162,7 +162,7 @@ func newServer(opts Options) *server {
 	s := &server{opts: opts, ws: newWorkspace(opts)}
 	s.handler = protocol.Handler{
 		Initialize:                     s.initialize,
-		Initialized:                    func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Initialized:                    s.initializedNote,
 		Shutdown:                       s.shutdownRequest,
 		SetTrace:                       func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
 		CancelRequest:                  func(*glsp.Context, *protocol.CancelParams) error { return nil },
@@ -338,6 +338,34 @@ func (s *server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 		},
 		ServerInfo: &protocol.InitializeResultServerInfo{Name: "aepflow", Version: &version},
 	}, nil
+}
+
+// initializedNote asks a client that registers file watchers on request
+// to report changes of the documents on disk, so that a file edited
+// outside the editor (a checkout, a generator) is read again. The call
+// runs beside the handlers: its answer arrives through the same reader.
+func (s *server) initializedNote(*glsp.Context, *protocol.InitializedParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.caps.Workspace
+	if w == nil || w.DidChangeWatchedFiles == nil || w.DidChangeWatchedFiles.DynamicRegistration == nil ||
+		!*w.DidChangeWatchedFiles.DynamicRegistration || s.conn == nil {
+		return nil
+	}
+	conn := s.conn
+	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID: "aepflow-documents", Method: string(protocol.MethodWorkspaceDidChangeWatchedFiles),
+		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{
+			{GlobPattern: "**/*.{yaml,yml,json}"},
+		}},
+	}}}
+	go func() {
+		var ignored any
+		if err := conn.Call(context.Background(), string(protocol.ServerClientRegisterCapability), params, &ignored); err != nil {
+			s.logf("the client did not register the file watchers: %v", err)
+		}
+	}()
+	return nil
 }
 
 func (s *server) shutdownRequest(*glsp.Context) error {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -321,5 +322,39 @@ func testCodeActionNone(t *testing.T, c *client, wfPath string) {
 	}, &actions)
 	if len(actions) != 0 {
 		t.Errorf("a clean document offers %v", actions)
+	}
+}
+
+// TestWatchedFiles: a client that registers watchers on request is asked
+// to; a step map changed on disk (not open) is read again and its new
+// diagnostics published; a closed buffer falls back to the disk.
+func TestWatchedFiles(t *testing.T) {
+	root := copyTree(t, "testdata/tree")
+	wfPath := filepath.Join(root, "workflows", "demo", "review.yaml")
+	mapPath := filepath.Join(root, "drivers", "review-steps.yaml")
+	c := startServer(t, Options{Debounce: -1})
+	var res map[string]any
+	c.result("initialize", map[string]any{"rootUri": pathURI(root), "capabilities": map[string]any{
+		"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}}, &res)
+	c.notify("initialized", map[string]any{})
+	reg := c.note("client/registerCapability", nil)
+	if !strings.Contains(string(reg), `"method":"workspace/didChangeWatchedFiles"`) || !strings.Contains(string(reg), `**/*.{yaml,yml,json}`) {
+		t.Errorf("registration: %s", reg)
+	}
+	wf := c.open(wfPath)
+	mp, _ := os.ReadFile(mapPath)
+	os.WriteFile(mapPath, []byte(strings.Replace(string(mp), "  write:\n", "  wirte:\n", 1)), 0o644)
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{{"uri": pathURI(mapPath), "type": 2}}})
+	ds := c.diagnostics(pathURI(mapPath), func(ds []wireDiagnostic) bool { return len(ds) > 0 })
+	if len(ds) != 1 || ds[0].Code != "unknown_state" || !strings.Contains(ds[0].Message, "`wirte`") {
+		t.Errorf("the map changed on disk: %v", summaries(ds))
+	}
+	// Unsaved: the buffer breaks the workflow; closed, the disk wins.
+	c.change(wfPath, 2, wf+"bogus: 1\n")
+	c.diagnostics(pathURI(wfPath), func(ds []wireDiagnostic) bool { return len(ds) == 1 && ds[0].Code == "unknown_field" })
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": pathURI(wfPath)}})
+	c.diagnostics(pathURI(wfPath), func(ds []wireDiagnostic) bool { return len(ds) == 0 })
+	if err := c.exit(false); !errors.Is(err, ErrNoShutdown) {
+		t.Errorf("exit without shutdown: %v", err)
 	}
 }

@@ -77,6 +77,10 @@ func pathURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
 
+func (w *workspace) logf(format string, args ...any) {
+	fmt.Fprintf(w.opts.Log, "aepflow lsp: "+format+"\n", args...)
+}
+
 func (w *workspace) changeFolders(added, removed []protocol.WorkspaceFolder) {
 	for _, f := range removed {
 		if p, ok := uriPath(f.URI); ok {
@@ -150,6 +154,7 @@ func (w *workspace) takeJobs() []job {
 		files := w.pending[root]
 		if j.base == nil && root != "" {
 			if !w.admitTree(root) {
+				w.logf("not loading the tree at %s: %d trees with open documents are held already", root, len(w.trees))
 				continue
 			}
 			files = map[string]bool{}
