@@ -34,11 +34,10 @@ func RowOf(root, file string) (Kind, bool) {
 		if len(parts) <= len(dir) || !slices.Equal(parts[:len(dir)], dir) {
 			continue
 		}
-		below := parts[len(dir):]
-		if slices.ContainsFunc(below, func(p string) bool { return strings.HasPrefix(p, ".") || p == "" }) {
+		if !IsDocumentPath(strings.Join(parts[len(dir):], "/")) {
 			return "", false
 		}
-		return row.Kind, isDocument(below[len(below)-1])
+		return row.Kind, true
 	}
 	return "", false
 }

@@ -210,3 +210,23 @@ func BenchmarkWithFileCorpus(b *testing.B) {
 		}
 	}
 }
+
+// TestWithFileOnLoadSources: a tree built from sources takes an edit as a
+// tree read from disk does: the result is LoadSources of the edited set.
+func TestWithFileOnLoadSources(t *testing.T) {
+	base, _ := Load("../examples/tree")
+	var sources []Source
+	for _, f := range base.Files {
+		sources = append(sources, Source{Path: f.Path, Kind: f.Kind, Data: base.Sources[f.Path]})
+	}
+	fromSources, _ := LoadSources(base.Root, sources)
+	for i, s := range sources {
+		edited := slices.Clone(sources)
+		edited[i].Data = []byte(strings.Replace(string(s.Data), "title", "titel", 1))
+		want, wantDiags := LoadSources(base.Root, edited)
+		got, gotDiags, ok := fromSources.WithFile(s.Path, edited[i].Data)
+		if !ok || !reflect.DeepEqual(gotDiags, wantDiags) || !reflect.DeepEqual(got.Files, want.Files) {
+			t.Errorf("%s: WithFile on a LoadSources tree:\n%s\nwant:\n%s", s.Path, render(gotDiags), render(wantDiags))
+		}
+	}
+}
