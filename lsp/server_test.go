@@ -358,3 +358,82 @@ func TestWatchedFiles(t *testing.T) {
 		t.Errorf("exit without shutdown: %v", err)
 	}
 }
+
+// TestNewBufferJoinsTheTree: an unsaved buffer for a file that does not
+// exist yet is a document of the tree; a duplicate of a workflow gets
+// duplicate_workflow with the first declaration as related information,
+// and closing it (the file was never written) clears it.
+func TestNewBufferJoinsTheTree(t *testing.T) {
+	root := copyTree(t, "testdata/tree")
+	wfPath := filepath.Join(root, "workflows", "demo", "review.yaml")
+	newPath := filepath.Join(root, "workflows", "zz-copy.yaml")
+	c := startServer(t, Options{Debounce: -1})
+	c.initialize(root)
+	wf := c.open(wfPath)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": pathURI(newPath), "languageId": "yaml", "version": 1, "text": wf}})
+	ds := c.diagnostics(pathURI(newPath), func(ds []wireDiagnostic) bool { return len(ds) > 0 })
+	if len(ds) != 1 || ds[0].Code != "duplicate_workflow" || len(ds[0].RelatedInformation) != 1 ||
+		ds[0].RelatedInformation[0].Location.URI != pathURI(wfPath) || ds[0].RelatedInformation[0].Message != "first declared here" {
+		t.Fatalf("the duplicate: %+v", ds)
+	}
+	if ds[0].CodeDescription == nil || ds[0].CodeDescription.HRef != docsBase+"codes-documents.md#duplicate_workflow" {
+		t.Errorf("codeDescription: %+v", ds[0].CodeDescription)
+	}
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": pathURI(newPath)}})
+	c.diagnostics(pathURI(newPath), func(ds []wireDiagnostic) bool { return len(ds) == 0 })
+	if err := c.exit(true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDiagnosticsAreValidates opens every document of the tree package's
+// fixture trees (duplicates, misplaced documents, stale pins, shape errors
+// of every kind) and checks that each gets exactly what validate reports
+// for it.
+func TestDiagnosticsAreValidates(t *testing.T) {
+	for _, src := range []string{"../tree/testdata/many", "../tree/testdata/duplicates", "../tree/testdata/pins", "../tree/testdata/misplaced"} {
+		t.Run(filepath.Base(src), func(t *testing.T) {
+			root := copyTree(t, src)
+			want := validated(root)
+			tr, _ := tree.Load(root)
+			c := startServer(t, Options{Debounce: -1})
+			c.initialize(root)
+			for _, f := range tr.Files {
+				c.open(f.Path)
+			}
+			checked := 0
+			for _, f := range tr.Files {
+				prefix := "\x00"
+				if w := workflowOf(tr, f.Path); w != "" {
+					prefix = w
+				}
+				positioned, positionless := expected(want, f.Path, prefix)
+				n := len(positioned) + len(positionless)
+				if n == 0 {
+					continue
+				}
+				got := c.diagnostics(pathURI(f.Path), func(ds []wireDiagnostic) bool { return len(ds) >= n })
+				sameAsValidate(t, got, want, f.Path, prefix)
+				checked++
+			}
+			if checked == 0 {
+				t.Fatal("no file of the fixture has diagnostics")
+			}
+			if err := c.exit(true); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// workflowOf returns the path prefix of the positionless diagnostics that
+// belong to file (a step map's `driver-steps[<id>]`), or "".
+func workflowOf(tr *tree.Tree, file string) string {
+	for _, id := range tr.StepMapIDs() {
+		if tr.StepMaps[id].File == file {
+			return "driver-steps[" + id + "]"
+		}
+	}
+	return ""
+}
