@@ -48,11 +48,16 @@ func (pipeStream) Close() error { return nil }
 
 // startServer runs Serve on a pipe and returns the client end.
 func startServer(t testing.TB, opts Options) *client {
+	return startWith(t, newServer(opts.withDefaults()))
+}
+
+// startWith runs a server made by the test on a pipe.
+func startWith(t testing.TB, s *server) *client {
 	cr, sw := io.Pipe() // server → client
 	sr, cw := io.Pipe() // client → server
 	c := &client{t: t, w: cw, in: make(chan message, 1024), done: make(chan error, 1)}
 	go func() {
-		err := Serve(context.Background(), pipeStream{sr, sw}, opts)
+		err := s.serve(context.Background(), pipeStream{sr, sw})
 		sw.Close()
 		c.done <- err
 	}()

@@ -103,7 +103,11 @@ var ErrNoShutdown = errors.New("lsp: the client exited without shutdown")
 // or the stream ends. It returns nil after a `shutdown` then `exit`,
 // ErrNoShutdown otherwise, or the framing error that ended the stream.
 func Serve(ctx context.Context, stream io.ReadWriteCloser, opts Options) error {
-	s := newServer(opts.withDefaults())
+	return newServer(opts.withDefaults()).serve(ctx, stream)
+}
+
+// serve runs s on stream; see Serve.
+func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stream, codec{maxBody: s.opts.MaxMessage}),

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -436,4 +437,33 @@ func workflowOf(tr *tree.Tree, file string) string {
 		}
 	}
 	return ""
+}
+
+// TestChangesAreDebounced: changes that arrive within the debounce wait
+// are validated together, once. The wait here never ends by itself; the
+// test flushes by hand after the server has taken every change in, so
+// nothing depends on timing.
+func TestChangesAreDebounced(t *testing.T) {
+	root := copyTree(t, "testdata/tree")
+	wfPath := filepath.Join(root, "workflows", "demo", "review.yaml")
+	s := newServer(Options{Debounce: 1 << 62}.withDefaults())
+	c := startWith(t, s)
+	c.initialize(root)
+	wf := c.open(wfPath)
+	for v := 2; v <= 6; v++ {
+		c.change(wfPath, v, wf+strings.Repeat("bogus: 1\n", v-1))
+	}
+	c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": pathURI(wfPath)}})
+	s.flush()
+	c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": pathURI(wfPath)}})
+	var pubs []wirePublication
+	for _, m := range c.notes {
+		var p wirePublication
+		if m.Method == "textDocument/publishDiagnostics" && json.Unmarshal(m.Params, &p) == nil && p.URI == pathURI(wfPath) {
+			pubs = append(pubs, p)
+		}
+	}
+	if len(pubs) != 1 || pubs[0].Version == nil || *pubs[0].Version != 6 || len(pubs[0].Diagnostics) != 4 {
+		t.Fatalf("five changes must publish once, for version 6 (five `bogus` keys, four duplicates): %+v", pubs)
+	}
 }

@@ -225,13 +225,17 @@ func (j job) run() (*treeState, map[string]*single) {
 		t, diags = j.base.tree, j.base.diags
 	}
 	for _, p := range sortedKeys(j.overlays) {
-		var changed bool
+		var next *tree.Tree
+		var ds diag.List
+		var ok bool
 		if text := j.overlays[p]; text != nil {
-			t, diags, changed = t.WithFile(p, []byte(*text))
+			next, ds, ok = t.WithFile(p, []byte(*text))
 		} else {
-			t, diags, changed = t.Reread(p)
+			next, ds, ok = t.Reread(p)
 		}
-		_ = changed // a path no row holds changes nothing
+		if ok { // a path no row holds changes nothing
+			t, diags = next, ds
+		}
 	}
 	if j.base == nil || len(j.overlays) > 0 {
 		// The checks validate runs beyond Load (cmd/aepflow/validate.go).
