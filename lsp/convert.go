@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/tree"
@@ -16,6 +15,11 @@ type converter struct {
 	sources diag.Sources
 	kinds   map[string]tree.Kind
 	parsed  map[string]*source
+	// prefixes maps each document path prefix the tree's documents have
+	// (`driver-steps[<id>]`, `workflow <id>`, …) to the document's file;
+	// built on first use.
+	prefixes map[string]string
+	longest  int
 }
 
 func newConverter(sources diag.Sources, kinds map[string]tree.Kind) *converter {
@@ -79,7 +83,7 @@ func treeDiagnostics(ts *treeState, open map[string]bool) map[string][]protocol.
 // document of the tree, the rest a node in it. It returns "" when the
 // prefix names no document.
 func (c *converter) place(t *tree.Tree, path string) (string, diag.Pos) {
-	file, rest := documentOf(t, path)
+	file, rest := c.documentOf(t, path)
 	if file == "" {
 		return "", diag.Pos{}
 	}
@@ -95,45 +99,39 @@ func (c *converter) place(t *tree.Tree, path string) (string, diag.Pos) {
 
 // documentOf splits a document path into the file of the document its
 // prefix names and the rest of the path. Ids may hold dots and slashes,
-// so the longest id of the tree that fits the prefix wins.
-func documentOf(t *tree.Tree, path string) (string, string) {
-	type family struct {
-		prefixes []string // with the id in place of %s
-		files    map[string]string
-	}
-	files := func(ids []string, file func(string) string) map[string]string {
-		m := map[string]string{}
-		for _, id := range ids {
-			m[id] = file(id)
-		}
-		return m
-	}
-	var protocols []string
-	protoFiles := map[string]string{}
-	for _, r := range t.ProtocolRefs() {
-		protocols = append(protocols, r.String())
-		protoFiles[r.String()] = t.Protocols[r].File
-	}
-	families := []family{
-		{[]string{"driver-steps[%s]", "step map %s"}, files(t.StepMapIDs(), func(id string) string { return t.StepMaps[id].File })},
-		{[]string{"workflow %s", "workflows[%s]"}, files(t.WorkflowIDs(), func(id string) string { return t.Workflows[id].File })},
-		{[]string{"profile %s", "profiles[%s]"}, files(t.ProfileIDs(), func(id string) string { return t.Profiles[id].File })},
-		{[]string{"principle %s", "principles[%s]"}, files(t.PrincipleIDs(), func(id string) string { return t.Principles[id].File })},
-		{[]string{"protocol %s", "protocols[%s]"}, protoFiles},
-	}
-	bestFile, bestRest, bestLen := "", "", -1
-	for _, f := range families {
-		for _, id := range sortedKeys(f.files) {
-			for _, pattern := range f.prefixes {
-				prefix := strings.Replace(pattern, "%s", id, 1)
-				rest, ok := strings.CutPrefix(path, prefix)
-				if ok && (rest == "" || rest[0] == '.' || rest[0] == '[') && len(prefix) > bestLen {
-					bestFile, bestRest, bestLen = f.files[id], rest, len(prefix)
-				}
+// so the longest prefix that fits wins.
+func (c *converter) documentOf(t *tree.Tree, path string) (string, string) {
+	if c.prefixes == nil {
+		c.prefixes = map[string]string{}
+		add := func(file string, patterns ...string) {
+			for _, p := range patterns {
+				c.prefixes[p] = file
+				c.longest = max(c.longest, len(p))
 			}
 		}
+		for _, id := range t.StepMapIDs() {
+			add(t.StepMaps[id].File, "driver-steps["+id+"]", "step map "+id)
+		}
+		for _, id := range t.WorkflowIDs() {
+			add(t.Workflows[id].File, "workflow "+id, "workflows["+id+"]")
+		}
+		for _, id := range t.ProfileIDs() {
+			add(t.Profiles[id].File, "profile "+id, "profiles["+id+"]")
+		}
+		for _, id := range t.PrincipleIDs() {
+			add(t.Principles[id].File, "principle "+id, "principles["+id+"]")
+		}
+		for _, r := range t.ProtocolRefs() {
+			add(t.Protocols[r].File, "protocol "+r.String(), "protocols["+r.String()+"]")
+		}
 	}
-	return bestFile, bestRest
+	for n := min(len(path), c.longest); n > 0; n-- {
+		rest := path[n:]
+		if file, ok := c.prefixes[path[:n]]; ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+			return file, rest
+		}
+	}
+	return "", path
 }
 
 // convert makes the LSP diagnostic of d placed in file at pos.
@@ -186,8 +184,8 @@ func (c *converter) convert(d diag.Diagnostic, file string, pos diag.Pos) protoc
 // tokenAt returns the end of the scalar starting at off, or of the token
 // there when no scalar starts at off.
 func (c *converter) tokenAt(src *source, off int) int {
-	if h := src.at(off); h != nil && h.start == off {
-		return h.end
+	if end, ok := src.scalarEnd(off); ok {
+		return end
 	}
 	return tokenEnd(src.tx.s, off)
 }

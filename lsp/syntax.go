@@ -17,6 +17,7 @@ type source struct {
 	tx   *text
 	doc  *yamldoc.Document
 	root *yaml.Node
+	ends map[int]int // scalar start offset → end offset, built on first use
 }
 
 func newSource(path, s string) *source {
@@ -71,6 +72,30 @@ func tokenEnd(s string, off int) int {
 		}
 	}
 	return off + len(strings.TrimRight(s[off:i], " \t"))
+}
+
+// scalarEnd returns the end of the scalar that starts at byte offset off,
+// and whether one does; the index is built once per source, so placing
+// many diagnostics costs one walk of the tree.
+func (src *source) scalarEnd(off int) (int, bool) {
+	if src.ends == nil {
+		src.ends = map[int]int{}
+		stack := []*yaml.Node{src.root}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == nil {
+				continue
+			}
+			if n.Kind == yaml.ScalarNode {
+				start, end := src.extent(n)
+				src.ends[start] = max(src.ends[start], end)
+			}
+			stack = append(stack, n.Content...)
+		}
+	}
+	end, ok := src.ends[off]
+	return end, ok
 }
 
 // hit is the scalar under a cursor and where it sits in the document.
