@@ -63,9 +63,11 @@ func (v *view) complete(line string, path []string) []lsp.CompletionItem {
 			return v.factItems()
 		}
 	}
-	if m := keyStart.FindStringSubmatch(line); m != nil {
-		if m[2] != "" {
-			path = append(path, "[]")
+	if keyStart.MatchString(line) {
+		// keyPath counted a `- ` on the cursor's line as a sequence item.
+		if v.kind == tree.KindProfile && v.tree != nil && len(path) == 2 && path[1] == "[]" &&
+			slices.Contains([]string{"principles", "without_principles", "remove_principles"}, path[0]) {
+			return plainItems(v.tree.PrincipleIDs(), lsp.CompletionItemKindReference, "principle")
 		}
 		if v.kind == tree.KindStepMap && pathIs(path, "states") {
 			if w := v.pinned(); w != nil {
@@ -96,6 +98,16 @@ func (v *view) completeValue(key string, path []string) []lsp.CompletionItem {
 		return plainItems(vocab.Verifiers, lsp.CompletionItemKindEnumMember, "verifier class")
 	case v.kind == tree.KindStepMap && key == "suite":
 		return plainItems(vocab.NamedSuites, lsp.CompletionItemKindEnumMember, "test suite")
+	case v.kind == tree.KindProfile && key == "protocol" && v.tree != nil:
+		var refs []string
+		for _, r := range v.tree.ProtocolRefs() {
+			refs = append(refs, r.String())
+		}
+		return plainItems(refs, lsp.CompletionItemKindReference, "protocol")
+	case v.kind == tree.KindProfile && key == "extends" && v.tree != nil:
+		return plainItems(v.tree.ProfileIDs(), lsp.CompletionItemKindReference, "profile")
+	case v.kind == tree.KindProfile && key == "workflow" && v.tree != nil:
+		return plainItems(v.tree.WorkflowIDs(), lsp.CompletionItemKindReference, "workflow")
 	case v.kind == tree.KindStepMap && key == "workflow" && v.tree != nil:
 		var refs []string
 		for _, id := range v.tree.WorkflowIDs() {

@@ -136,6 +136,7 @@ func TestSession(t *testing.T) {
 	t.Run("hover", func(t *testing.T) { testHover(t, c, wfPath, mapPath, profilePath) })
 	t.Run("definition", func(t *testing.T) { testDefinition(t, c, root, wfPath, mapPath, profilePath) })
 	t.Run("completion", func(t *testing.T) { testCompletion(t, c, wfPath, mapPath) })
+	t.Run("profile completion", func(t *testing.T) { testProfileCompletion(t, c, profilePath) })
 	t.Run("documentSymbol", func(t *testing.T) { testSymbols(t, c, wfPath, mapPath) })
 	t.Run("codeAction", func(t *testing.T) { testCodeActionNone(t, c, wfPath) })
 
@@ -251,6 +252,7 @@ func testCompletion(t *testing.T, c *client, wfPath, mapPath string) {
 	edited := strings.Replace(string(wf), "  - from: write\n    to: check\n",
 		"  - from: write\n    to: check\n  - from: done\n    to: \n    when: tests.u\n", 1)
 	edited = strings.Replace(edited, "    title: Done\n", "    title: Done\n    ter\n", 1)
+	edited += "  - de"
 	c.change(wfPath, 10, edited)
 	os.WriteFile(wfPath+".edited", []byte(edited), 0o644)
 	defer os.Remove(wfPath + ".edited")
@@ -263,6 +265,9 @@ func testCompletion(t *testing.T, c *client, wfPath, mapPath string) {
 	}
 	if got := labels(t, c, wfPath, pos("    ter\n", 7)); !slices.Contains(got, "terminal") || !slices.Contains(got, "phases") || slices.Contains(got, "initial") {
 		t.Errorf("keys in a state: %v", got)
+	}
+	if got := labels(t, c, wfPath, pos("  - de", 6)); !slices.Contains(got, "description") || !slices.Contains(got, "from") || slices.Contains(got, "title") {
+		t.Errorf("keys in a transition: %v", got)
 	}
 	c.change(wfPath, 11, string(wf))
 	c.diagnostics(pathURI(wfPath), func(ds []wireDiagnostic) bool { return len(ds) == 0 })
@@ -283,6 +288,22 @@ func testCompletion(t *testing.T, c *client, wfPath, mapPath string) {
 		t.Errorf("map state keys: %v", got)
 	}
 	c.change(mapPath, 13, string(mp))
+}
+
+func testProfileCompletion(t *testing.T, c *client, profilePath string) {
+	pf, _ := os.ReadFile(profilePath)
+	edited := strings.Replace(string(pf), "  - tested\n", "  - tested\n  - \n", 1)
+	edited = strings.Replace(edited, "protocol: demo/1\n", "protocol: \n", 1)
+	c.change(profilePath, 20, edited)
+	os.WriteFile(profilePath+".edited", []byte(edited), 0o644)
+	defer os.Remove(profilePath + ".edited")
+	if got := labels(t, c, profilePath, at(t, profilePath+".edited", "  - \n", 4)); !slices.Equal(got, []string{"tested"}) {
+		t.Errorf("principles: %v", got)
+	}
+	if got := labels(t, c, profilePath, at(t, profilePath+".edited", "protocol: \n", 10)); !slices.Equal(got, []string{"demo/1"}) {
+		t.Errorf("protocols: %v", got)
+	}
+	c.change(profilePath, 21, string(pf))
 }
 
 func testSymbols(t *testing.T, c *client, wfPath, mapPath string) {
