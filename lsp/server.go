@@ -16,7 +16,9 @@
 // The protocol types and the request dispatch are tliron/glsp's, the
 // JSON-RPC connection is sourcegraph/jsonrpc2's; the framing (codec.go)
 // is the server's own, because it must bound what it reads. The package
-// owns no flags, files or exit codes: cmd/aepflow/lsp.go wires stdio.
+// owns no flags, files or exit codes: cmd/aepflow/lsp.go wires stdio. It
+// is not a second validator: every rule it reports is the loaders' and
+// validators', and every fact it shows comes from their models.
 package lsp
 
 import (
