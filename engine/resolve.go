@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/predicate"
 )
 
@@ -59,6 +61,58 @@ func failf(format string, args ...any) diag.Diagnostic {
 	return diag.Errorf(CodeResolution, format, args...)
 }
 
+// asFailure returns err as a resolution diagnostic: itself when it is one
+// (it may carry a hint), else a resolution_error with its text.
+func asFailure(err error) diag.Diagnostic {
+	var d diag.Diagnostic
+	if errors.As(err, &d) {
+		return d
+	}
+	return failf("%v", err)
+}
+
+// notInTree is the resolution_error for a document id the tree lacks, with a
+// "did you mean" among the ids of that kind it holds.
+func notInTree(what, id string, have []string) diag.Diagnostic {
+	d := failf("%s `%s` is not in the tree", what, id)
+	if best, ok := suggest.Closest(id, have); ok {
+		d = d.WithSuggestion(best)
+	}
+	return d
+}
+
+func (docs *Documents) protocolIDs() []string {
+	var ids []string
+	for _, p := range docs.Protocols {
+		ids = append(ids, p.ID, p.Ref())
+	}
+	return ids
+}
+
+func (docs *Documents) profileIDs() []string {
+	var ids []string
+	for _, p := range docs.Profiles {
+		ids = append(ids, p.ID)
+	}
+	return ids
+}
+
+func (docs *Documents) principleIDs() []string {
+	var ids []string
+	for _, p := range docs.Principles {
+		ids = append(ids, p.ID)
+	}
+	return ids
+}
+
+func (docs *Documents) workflowIDs() []string {
+	var ids []string
+	for _, w := range docs.Workflows {
+		ids = append(ids, w.ID)
+	}
+	return ids
+}
+
 func (docs *Documents) protocol(ref ident.Ref) *Protocol {
 	for _, p := range docs.Protocols {
 		if p.ID == ref.ID && ref.Accepts(p.Version) {
@@ -94,7 +148,7 @@ func (docs *Documents) MergeProtocol(ref ident.Ref) (*MergedProtocol, error) {
 	for {
 		p := docs.protocol(cur)
 		if p == nil {
-			return nil, fmt.Errorf("protocol `%s` is not in the tree", cur)
+			return nil, notInTree("protocol", cur.String(), docs.protocolIDs())
 		}
 		chain = append(chain, p)
 		if p.Extends == nil {
@@ -137,9 +191,13 @@ func (docs *Documents) MergeProfile(id string) (*MergedProfile, error) {
 		p := docs.profileByID(cur)
 		if p == nil {
 			if len(chain) == 0 {
-				return nil, fmt.Errorf("profile `%s` is not in the tree", cur)
+				return nil, notInTree("profile", cur, docs.profileIDs())
 			}
-			return nil, fmt.Errorf("profile `%s` extends `%s`, which is not in the tree", chain[len(chain)-1].ID, cur)
+			d := failf("profile `%s` extends `%s`, which is not in the tree", chain[len(chain)-1].ID, cur)
+			if best, ok := suggest.Closest(cur, docs.profileIDs()); ok {
+				d = d.WithSuggestion(best)
+			}
+			return nil, d
 		}
 		chain = append(chain, p)
 		if len(chain) > maxHops+1 {
@@ -180,7 +238,7 @@ func Resolve(docs *Documents, task *Task) (*Plan, diag.List) {
 	add := func(d diag.Diagnostic) { diags.Add(d.InFile(task.File)) }
 	proto, err := docs.MergeProtocol(task.Protocol)
 	if err != nil {
-		add(failf("%v", err))
+		add(asFailure(err))
 		return nil, diags
 	}
 	pref, err := ident.ParseRef(ident.Dotted, task.Profile)
@@ -190,7 +248,7 @@ func Resolve(docs *Documents, task *Task) (*Plan, diag.List) {
 	}
 	prof, err := docs.MergeProfile(pref.ID)
 	if err != nil {
-		add(failf("%v", err))
+		add(asFailure(err))
 		return nil, diags
 	}
 	if pref.Pinned() && docs.profileByID(pref.ID).Version != pref.Major {
@@ -198,7 +256,9 @@ func Resolve(docs *Documents, task *Task) (*Plan, diag.List) {
 	}
 	profProto, err := docs.MergeProtocol(prof.Protocol)
 	if err != nil {
-		add(failf("profile `%s`: %v", prof.ID, err))
+		d := asFailure(err)
+		d.Message = fmt.Sprintf("profile `%s`: %s", prof.ID, d.Message)
+		add(d)
 		return nil, diags
 	}
 	if !slices.Contains(profProto.Chain, proto.Ref) {
@@ -217,7 +277,11 @@ func Resolve(docs *Documents, task *Task) (*Plan, diag.List) {
 			}
 		}
 		if plan.Workflow == nil {
-			add(failf("workflow `%s` of profile `%s` is not in the tree", prof.Workflow, prof.ID))
+			d := failf("workflow `%s` of profile `%s` is not in the tree", prof.Workflow, prof.ID)
+			if best, ok := suggest.Closest(prof.Workflow.ID, docs.workflowIDs()); ok {
+				d = d.WithSuggestion(best)
+			}
+			add(d)
 		}
 	}
 	plan.resolvePrinciples(docs, add)
@@ -239,7 +303,11 @@ func (p *Plan) resolvePrinciples(docs *Documents, add func(diag.Diagnostic)) {
 	ids = union(ids, p.Task.Add)
 	for _, r := range p.Task.Remove {
 		if !slices.Contains(ids, r) {
-			add(failf("`principle_overrides.remove` names `%s`, which is not in force under profile `%s`", r, p.Profile.ID))
+			d := failf("`principle_overrides.remove` names `%s`, which is not in force under profile `%s`", r, p.Profile.ID)
+			if best, ok := suggest.Closest(r, ids); ok {
+				d = d.WithSuggestion(best)
+			}
+			add(d)
 			continue
 		}
 		ids = slices.DeleteFunc(ids, func(s string) bool { return s == r })
@@ -247,7 +315,7 @@ func (p *Plan) resolvePrinciples(docs *Documents, add func(diag.Diagnostic)) {
 	for _, id := range ids {
 		pr := docs.principleByID(id)
 		if pr == nil {
-			add(failf("principle `%s` is not in the tree", id))
+			add(notInTree("principle", id, docs.principleIDs()))
 			continue
 		}
 		p.Principles = append(p.Principles, pr)

@@ -102,3 +102,49 @@ func TestCodeActionAppliesAFix(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCodeActionsOfValidate: validate's own did-you-mean fixes — a typo'd
+// `to:` in a workflow, and a step map's state key the workflow lacks,
+// which is a cross-document problem — are offered as quick fixes whose
+// edits replace exactly the typo.
+func TestCodeActionsOfValidate(t *testing.T) {
+	root := copyTree(t, "testdata/tree")
+	wfPath := filepath.Join(root, "workflows", "demo", "review.yaml")
+	mapPath := filepath.Join(root, "drivers", "review-steps.yaml")
+	c := startServer(t, Options{Debounce: -1})
+	c.initialize(root)
+	cases := []struct {
+		path, from, to, typo, want string
+	}{
+		{wfPath, "    to: check\n", "    to: chekc\n", "chekc", "check"},
+		{mapPath, "  review:\n", "  reveiw:\n", "reveiw", "review"},
+	}
+	for _, tt := range cases {
+		text := c.open(tt.path)
+		typo := strings.Replace(text, tt.from, tt.to, 1)
+		c.change(tt.path, 2, typo)
+		ds := c.diagnostics(pathURI(tt.path), func(ds []wireDiagnostic) bool { return len(ds) > 0 })
+		var actions []struct {
+			Title string `json:"title"`
+			Edit  struct {
+				Changes map[string][]protocol.TextEdit `json:"changes"`
+			} `json:"edit"`
+		}
+		c.result("textDocument/codeAction", map[string]any{
+			"textDocument": map[string]any{"uri": pathURI(tt.path)}, "range": ds[0].Range,
+			"context": map[string]any{"diagnostics": []any{}}}, &actions)
+		if len(actions) != 1 || actions[0].Title != "replace `"+tt.typo+"` with `"+tt.want+"`" {
+			t.Fatalf("%s: actions %+v for %v", filepath.Base(tt.path), actions, summaries(ds))
+		}
+		edits := actions[0].Edit.Changes[pathURI(tt.path)]
+		tx := newText(typo)
+		if len(edits) != 1 || typo[tx.offsetAt(edits[0].Range.Start):tx.offsetAt(edits[0].Range.End)] != tt.typo || edits[0].NewText != tt.want {
+			t.Errorf("%s: edits %+v", filepath.Base(tt.path), edits)
+		}
+		c.change(tt.path, 3, text)
+		c.diagnostics(pathURI(tt.path), func(ds []wireDiagnostic) bool { return len(ds) == 0 })
+	}
+	if err := c.exit(true); err != nil {
+		t.Fatal(err)
+	}
+}

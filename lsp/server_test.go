@@ -12,6 +12,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/tree"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -117,7 +118,7 @@ func TestSession(t *testing.T) {
 		t.Errorf("the map's unknown_state must sit on its `review:` key (18:3): %v", summaries(gotMap))
 	}
 	for _, d := range gotWf {
-		if d.Code == "unknown_state" && (d.CodeDescription == nil || d.CodeDescription.HRef != docsBase+"codes-workflow.md#unknown_state") {
+		if d.Code == "unknown_state" && (d.CodeDescription == nil || d.CodeDescription.HRef != rules.DocsBase+"codes-workflow.md#unknown_state") {
 			t.Errorf("codeDescription of a workflow's unknown_state: %+v", d.CodeDescription)
 		}
 		if *d.Source != "aepflow" || *d.Severity != protocol.DiagnosticSeverityError {
@@ -399,7 +400,7 @@ func TestNewBufferJoinsTheTree(t *testing.T) {
 		ds[0].RelatedInformation[0].Location.URI != pathURI(wfPath) || ds[0].RelatedInformation[0].Message != "first declared here" {
 		t.Fatalf("the duplicate: %+v", ds)
 	}
-	if ds[0].CodeDescription == nil || ds[0].CodeDescription.HRef != docsBase+"codes-documents.md#duplicate_workflow" {
+	if ds[0].CodeDescription == nil || ds[0].CodeDescription.HRef != rules.DocsBase+"codes-documents.md#duplicate_workflow" {
 		t.Errorf("codeDescription: %+v", ds[0].CodeDescription)
 	}
 	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": pathURI(newPath)}})

@@ -87,9 +87,15 @@ func TestConformance(t *testing.T) {
 	if want := specBlock(t, spec, "### 3.3"); dot != want {
 		t.Errorf("DOT differs from rendering.md §3.3:\n--- got\n%s--- want\n%s", dot, want)
 	}
+	// The one deliberate difference (issue 11, docs/decisions.md): `<` and
+	// `>` are Mermaid's entity codes where the reference wrote a space.
 	mmd := dropComments(string(Mermaid(w, Options{})))
-	if want := specBlock(t, spec, "### 4.2"); mmd != want {
-		t.Errorf("Mermaid differs from rendering.md §4.2:\n--- got\n%s--- want\n%s", mmd, want)
+	if !strings.Contains(mmd, "tests.unit.failed #gt; 0") {
+		t.Errorf("the guard `tests.unit.failed > 0` lost its operator:\n%s", mmd)
+	}
+	asReference := strings.NewReplacer("#lt;", " ", "#gt;", " ").Replace(mmd)
+	if want := specBlock(t, spec, "### 4.2"); asReference != want {
+		t.Errorf("Mermaid differs from rendering.md §4.2 beyond the entity codes:\n--- got\n%s--- want\n%s", asReference, want)
 	}
 
 	ov := &Overlay{Current: "implement", Entered: []string{"receive", "specify", "decompose",

@@ -16,8 +16,21 @@ type expectations struct {
 	workflow      string
 }
 
+// leave is a leave refusal's reason: the state, then the lines grouped by
+// move — each move once, its lines joined by "; ", the moves by " | ".
 func (x expectations) leave(state string, lines []string) string {
-	return state + ": " + strings.Join(lines, "; ")
+	var groups []string
+	last := ""
+	for _, l := range lines {
+		move, line, _ := strings.Cut(l, ": ")
+		if move == last {
+			groups[len(groups)-1] += "; " + line
+			continue
+		}
+		groups = append(groups, l)
+		last = move
+	}
+	return state + ": " + strings.Join(groups, " | ")
 }
 
 // stripped removes the `<C> -> <T>: ` prefixes of (a) for an enter reason.
