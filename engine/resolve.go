@@ -271,11 +271,7 @@ func Resolve(docs *Documents, task *Task) (*Plan, diag.List) {
 	if prof.Workflow == nil {
 		add(failf("profile `%s` names no workflow", prof.ID))
 	} else {
-		for _, w := range docs.Workflows {
-			if w.ID == prof.Workflow.ID && prof.Workflow.Accepts(w.Version) {
-				plan.Workflow = w
-			}
-		}
+		plan.Workflow = docs.workflowFor(*prof.Workflow)
 		if plan.Workflow == nil {
 			d := failf("workflow `%s` of profile `%s` is not in the tree", prof.Workflow, prof.ID)
 			if best, ok := suggest.Closest(prof.Workflow.ID, docs.workflowIDs()); ok {

@@ -62,8 +62,8 @@ type Options struct {
 	Debounce time.Duration
 	// TreeChecks runs the checks validate runs over a loaded tree beyond
 	// tree.Load's own; cmd/aepflow passes the function `aepflow validate`
-	// calls, so the two cannot drift. Nil runs the engine's vocabulary
-	// check (engine.CheckVocabulary), which is what validate runs today.
+	// calls, so the two cannot drift. Nil runs engine.CheckTree, which is
+	// what that function runs.
 	TreeChecks func(*tree.Tree) diag.List
 	// Version is the server version reported to the client.
 	Version string
@@ -91,7 +91,7 @@ func (o Options) withDefaults() Options {
 		o.Log = io.Discard
 	}
 	if o.TreeChecks == nil {
-		o.TreeChecks = func(t *tree.Tree) diag.List { return engine.CheckVocabulary(engine.FromTree(t)) }
+		o.TreeChecks = engine.CheckTree
 	}
 	return o
 }

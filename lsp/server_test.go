@@ -21,7 +21,7 @@ import (
 // cmd/aepflow/validate.go computes it.
 func validated(root string) diag.List {
 	t, diags := tree.Load(root)
-	diags.Extend(engine.CheckVocabulary(engine.FromTree(t)))
+	diags.Extend(engine.CheckTree(t))
 	return diags.Sorted()
 }
 

@@ -51,8 +51,10 @@ func RowOf(root, file string) (Kind, bool) {
 //
 // t itself is never changed, so a reader may keep using it while the new
 // tree is built; the two share every unchanged document. WithFile is for
-// trees made by Load or LoadKinds: it keeps directories added by AddDir,
-// but runs the cross-document checks after them.
+// trees made by Load, LoadKinds or LoadSources: it keeps directories added
+// by AddDir, but runs the cross-document checks after them. The bound on
+// a whole tree's bytes (MaxTreeBytes) is Load's: files it refused stay
+// refused, and the new bytes are held to the one file's bound.
 func (t *Tree) WithFile(file string, data []byte) (*Tree, diag.List, bool) {
 	file = filepath.Clean(file)
 	kind, ok := t.RowOf(file)
@@ -83,7 +85,9 @@ func (t *Tree) Reread(file string) (*Tree, diag.List, bool) {
 		return next, diags, true
 	}
 	file = t.pathOf(file)
-	next, diags := t.rebuild(t.replaced(file, readEntry(file, kind)))
+	// A scratch tree's budget: t must not change, and the one file's own
+	// bound (yamldoc.MaxFileSize) still applies.
+	next, diags := t.rebuild(t.replaced(file, (&Tree{}).readEntry(file, kind)))
 	return next, diags, true
 }
 
