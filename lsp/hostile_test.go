@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/testkit"
+	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/sourcegraph/jsonrpc2"
 )
 
@@ -214,4 +217,29 @@ func FuzzCodec(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSecurityBounds checks the lsp rows of docs/security.md against the
+// server's defaults.
+func TestSecurityBounds(t *testing.T) {
+	rows := testkit.TableRows(t, "../docs/security.md", "### lsp")
+	o := Options{}.withDefaults()
+	size := fsio.FormatSize
+	for first, want := range map[string]string{
+		"an LSP message body":                          size(o.MaxMessage),
+		"an LSP header line; header lines per message": size(maxHeaderLine) + "; " + itoa(maxHeaderLines),
+		"documents open at once":                       itoa(o.MaxDocuments),
+		"a buffer the server keeps":                    size(int64(o.MaxBuffer)),
+		"a buffer validated":                           size(yamldoc.MaxFileSize) + ", as a file",
+		"document trees held at once":                  itoa(o.MaxTrees),
+	} {
+		row, ok := rows[first]
+		if !ok {
+			t.Errorf("docs/security.md has no lsp row %q", first)
+			continue
+		}
+		if row[1] != want {
+			t.Errorf("row %q: the limit reads %q; the code says %q", first, row[1], want)
+		}
+	}
 }
