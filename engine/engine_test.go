@@ -18,10 +18,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// miniTree loads testdata/mini, a tree of our own.
+// miniPlan resolves task against testdata/mini, a tree of our own.
 func miniPlan(t testing.TB, task string) *Plan {
 	t.Helper()
-	docs, diags := LoadDocuments("testdata/mini")
+	tr, diags := LoadTree("testdata/mini")
 	if diags.HasErrors() {
 		t.Fatalf("%v", diags)
 	}
@@ -29,7 +29,7 @@ func miniPlan(t testing.TB, task string) *Plan {
 	if diags.HasErrors() {
 		t.Fatalf("%v", diags)
 	}
-	plan, diags := Resolve(docs, tk)
+	plan, diags := Resolve(tr, tk)
 	if diags.HasErrors() {
 		t.Fatalf("%v", diags)
 	}
@@ -142,9 +142,9 @@ func golden(t *testing.T, file string, got []byte) {
 }
 
 func TestCheckVocabulary(t *testing.T) {
-	docs, _ := LoadDocuments("testdata/mini")
+	tr, _ := LoadTree("testdata/mini")
 	// Both profiles name workflow w, and each is checked.
-	d := CheckVocabulary(docs)
+	d := CheckVocabulary(tr)
 	if len(d) != 2 {
 		t.Fatalf("got %v, want two unobservable_fact", d)
 	}
@@ -156,8 +156,8 @@ func TestCheckVocabulary(t *testing.T) {
 }
 
 func TestCorpusVocabulary(t *testing.T) {
-	docs, _ := LoadDocuments(filepath.Join(sharedDir(t), "corpus", "tree"))
-	if d := CheckVocabulary(docs); len(d) != 0 {
+	tr, _ := LoadTree(filepath.Join(sharedDir(t), "corpus", "tree"))
+	if d := CheckVocabulary(tr); len(d) != 0 {
 		t.Errorf("corpus: %v", d)
 	}
 }

@@ -16,7 +16,7 @@ var testNow = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 // corpusPlan resolves testdata/drive/task.yaml against the corpus tree.
 func corpusPlan(t testing.TB) *Plan {
 	t.Helper()
-	docs, diags := LoadDocuments(filepath.Join(sharedDir(t), "corpus", "tree"))
+	tr, diags := LoadTree(filepath.Join(sharedDir(t), "corpus", "tree"))
 	if diags.HasErrors() {
 		t.Fatalf("tree: %v", diags)
 	}
@@ -28,7 +28,7 @@ func corpusPlan(t testing.TB) *Plan {
 	if diags.HasErrors() {
 		t.Fatalf("task: %v", diags)
 	}
-	plan, diags := Resolve(docs, task)
+	plan, diags := Resolve(tr, task)
 	if diags.HasErrors() {
 		t.Fatalf("resolve: %v", diags)
 	}

@@ -80,7 +80,7 @@ func copyDir(t testing.TB, src, dst string, skip ...string) {
 // planFor resolves the project's task against a tree, for building runs.
 func planFor(t testing.TB, root, project string) (*engine.Plan, *artifact.Graph) {
 	t.Helper()
-	docs, diags := engine.LoadDocuments(root)
+	docTree, diags := engine.LoadTree(root)
 	if diags.HasErrors() {
 		t.Fatalf("tree: %v", diags)
 	}
@@ -93,7 +93,7 @@ func planFor(t testing.TB, root, project string) (*engine.Plan, *artifact.Graph)
 	if diags.HasErrors() {
 		t.Fatalf("task: %v", diags)
 	}
-	plan, diags := engine.Resolve(docs, task)
+	plan, diags := engine.Resolve(docTree, task)
 	if diags.HasErrors() {
 		t.Fatalf("resolve: %v", diags)
 	}

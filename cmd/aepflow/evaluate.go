@@ -119,7 +119,7 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 // positionExecution loads documents, task and store, resolves, and places
 // the execution at its initial state, --state or --snapshot.
 func positionExecution(f evaluateFlags, now time.Time) (*engine.Execution, diag.List, error) {
-	docs, diags := engine.LoadDocuments(f.root)
+	docTree, diags := engine.LoadTree(f.root)
 	taskData, err := os.ReadFile(f.task)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the task: %w", err)
@@ -129,7 +129,7 @@ func positionExecution(f evaluateFlags, now time.Time) (*engine.Execution, diag.
 	if diags.HasErrors() {
 		return nil, diags, nil
 	}
-	plan, ds := engine.Resolve(docs, task)
+	plan, ds := engine.Resolve(docTree, task)
 	if ds.HasErrors() {
 		return nil, ds, nil
 	}
@@ -161,8 +161,8 @@ func positionExecution(f evaluateFlags, now time.Time) (*engine.Execution, diag.
 	}
 	exec := engine.NewExecution(plan, graph, now)
 	if f.state != "" && f.state != exec.State {
-		if plan.Workflow.State(f.state) == nil {
-			return nil, nil, errors.New("--state `" + f.state + "` is not a state of workflow `" + plan.Workflow.Ref() + "`")
+		if plan.Workflow.States[f.state] == nil {
+			return nil, nil, errors.New("--state `" + f.state + "` is not a state of workflow `" + plan.Workflow.Ref().String() + "`")
 		}
 		exec.EnterState(f.state)
 	}
