@@ -26,6 +26,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/predicate"
@@ -60,51 +61,70 @@ type Obligation struct {
 // explicit obligations in document order (engine.md §4.6). Each call
 // builds a fresh slice; the sets are p's own.
 func Obligations(p *protocol.Principle) []Obligation {
-	out := make([]Obligation, 0, len(p.Requires)+len(p.Obligations))
+	return appendObligations(nil, p)
+}
+
+// appendObligations appends the obligations of p to dst and returns the
+// extended slice (Resolve gathers every principle's into one).
+func appendObligations(dst []Obligation, p *protocol.Principle) []Obligation {
+	start := len(dst)
+	dst = slices.Grow(dst, len(p.Requires)+len(p.Obligations))
 	for i := range p.Requires {
 		rq := &p.Requires[i]
-		out = append(out, Obligation{ID: p.ID + "/" + timingSlug(rq.Timing), Principle: p, Timing: rq.Timing, Requires: &rq.Set})
+		dst = append(dst, Obligation{ID: timedID(p.ID, rq.Timing), Principle: p, Timing: rq.Timing, Requires: &rq.Set})
 	}
 	for i := range p.Obligations {
 		o := &p.Obligations[i]
-		out = append(out, Obligation{ID: p.ID + "/" + o.ID, Principle: p, Timing: o.Timing, Requires: &o.Set})
+		dst = append(dst, Obligation{ID: p.ID + "/" + o.ID, Principle: p, Timing: o.Timing, Requires: &o.Set})
 	}
-	return numberRepeats(out)
+	numberRepeats(dst[start:])
+	return dst
 }
 
-// numberRepeats suffixes repeated obligation ids with -2, -3, …
-func numberRepeats(obs []Obligation) []Obligation {
-	count := map[string]int{}
-	for i := range obs {
-		id := obs[i].ID
-		count[id]++
-		if count[id] > 1 {
-			obs[i].ID = id + "-" + itoa(count[id])
+// numberRepeats suffixes repeated obligation ids with -2, -3, … in order.
+// It numbers from the last entry back, so the ids it compares are still
+// as built; a principle holds a handful of obligations, so a scan costs
+// less than a map.
+func numberRepeats(obs []Obligation) {
+	for i := len(obs) - 1; i > 0; i-- {
+		n := 1
+		for j := range i {
+			if obs[j].ID == obs[i].ID {
+				n++
+			}
+		}
+		if n > 1 {
+			obs[i].ID += "-" + itoa(n)
 		}
 	}
-	return obs
 }
 
-// timingSlug returns a timing's obligation-id part: `always`,
-// `before-<phase>`, `during-<state with . and / as ->`.
-func timingSlug(t protocol.Timing) string {
-	var prefix string
+// timedID returns the id of principle's set timed t:
+// `<principle>/<timing slug>`, the slug `always`, `before-<phase>` or
+// `during-<state with . and / as ->` (engine.md §4.6).
+func timedID(principle string, t protocol.Timing) string {
+	prefix := "/before-"
 	switch t.Kind {
 	case protocol.Always:
-		return "always"
+		return principle + "/always"
 	case protocol.During:
-		prefix = "during-"
-	default:
-		prefix = "before-"
+		prefix = "/during-"
 	}
 	if t.State != "" {
-		return prefix + slugState(t.State)
+		return principle + prefix + slugState(t.State)
 	}
-	return prefix + t.Phase
+	return principle + prefix + t.Phase
 }
 
+// slugState returns a state id with `.` and `/` as `-`; strings.Map
+// returns an id that has neither unchanged.
 func slugState(s string) string {
-	return strings.NewReplacer(".", "-", "/", "-").Replace(s)
+	return strings.Map(func(r rune) rune {
+		if r == '.' || r == '/' {
+			return '-'
+		}
+		return r
+	}, s)
 }
 
 // AppliesIn reports whether the obligation is owed while inside state s:

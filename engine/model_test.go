@@ -105,9 +105,9 @@ obligations:
 		if o.Principle != p {
 			t.Errorf("obligation %s names principle %v", o.ID, o.Principle)
 		}
-		got = append(got, o.ID+"@"+timingSlug(o.Timing))
+		got = append(got, o.ID+"@"+o.Timing.String())
 	}
-	want := "p/always@always p/before-review@before-review p/during-a-b@during-a-b p/always-2@always p/extra@before-review"
+	want := "p/always@always p/before-review@before review p/during-a-b@during state a.b p/always-2@always p/extra@before review"
 	if strings.Join(got, " ") != want {
 		t.Errorf("obligations:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}

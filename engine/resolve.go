@@ -122,7 +122,10 @@ func MergeProtocol(t *tree.Tree, ref ident.Ref) (*MergedProtocol, error) {
 	return m, nil
 }
 
+// union appends to a the strings of b it lacks, in b's order. It grows a
+// once; a nil a never aliases b.
 func union(a, b []string) []string {
+	a = slices.Grow(a, len(b))
 	for _, x := range b {
 		if !slices.Contains(a, x) {
 			a = append(a, x)
@@ -206,16 +209,22 @@ func concatSets(s, t workflow.RequirementSet) workflow.RequirementSet {
 	}
 }
 
+// overrideFacts returns base with child's facts set on a copy of it.
 func overrideFacts(base, child []Fact) []Fact {
-	out := slices.Clone(base)
+	return setFacts(slices.Clone(base), child)
+}
+
+// setFacts sets each fact of child in facts, in place: a path facts holds
+// takes child's value, a new path is appended.
+func setFacts(facts, child []Fact) []Fact {
 	for _, f := range child {
-		if i := slices.IndexFunc(out, func(g Fact) bool { return g.Path == f.Path }); i >= 0 {
-			out[i] = f
+		if i := slices.IndexFunc(facts, func(g Fact) bool { return g.Path == f.Path }); i >= 0 {
+			facts[i] = f
 		} else {
-			out = append(out, f)
+			facts = append(facts, f)
 		}
 	}
-	return out
+	return facts
 }
 
 // Resolve resolves task against the documents of tree t into a plan
@@ -267,6 +276,7 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	plan.states = make([]*workflow.State, 0, len(plan.Workflow.States))
 	for _, id := range plan.Workflow.StateIDs() {
 		plan.states = append(plan.states, plan.Workflow.States[id])
 	}
@@ -305,34 +315,36 @@ func (p *Plan) resolvePrinciples(t *tree.Tree, add func(diag.Diagnostic)) {
 // `applies_when` applies always.
 func (p *Plan) bindPlanFacts() {
 	t := p.Task
-	facts := []Fact{
-		{"task.id", predicate.Text(t.ID)},
-		{"task.kind", predicate.Text(t.Kind)},
-		{"task.objective", predicate.Text(t.Objective)},
-		{"task.profile", predicate.Text(t.Profile)},
-	}
+	facts := make([]Fact, 0, 5+len(t.Facts)+len(p.Profile.Facts)+len(p.Principles))
+	facts = append(facts,
+		Fact{"task.id", predicate.Text(t.ID)},
+		Fact{"task.kind", predicate.Text(t.Kind)},
+		Fact{"task.objective", predicate.Text(t.Objective)},
+		Fact{"task.profile", predicate.Text(t.Profile)},
+	)
 	if t.Subject != "" {
 		facts = append(facts, Fact{"task.subject", predicate.Text(t.Subject)})
 	}
-	facts = overrideFacts(facts, t.Facts)
+	facts = setFacts(facts, t.Facts)
 	for _, f := range p.Profile.Facts {
 		if !slices.ContainsFunc(facts, func(g Fact) bool { return g.Path == f.Path }) {
 			facts = append(facts, f)
 		}
 	}
 	store := factMap(facts)
+	p.InForce = make([]*protocol.Principle, 0, len(p.Principles))
 	for _, pr := range p.Principles {
 		if pr.AppliesWhen == nil || predicate.Eval(pr.AppliesWhen, store, p.Scales) != predicate.False {
 			p.InForce = append(p.InForce, pr)
 			facts = append(facts, Fact{"principle." + pr.ID + ".active", predicate.Bool(true)})
-			p.Obligations = append(p.Obligations, Obligations(pr)...)
+			p.Obligations = appendObligations(p.Obligations, pr)
 		}
 	}
 	p.Facts = facts
 }
 
 func factMap(facts []Fact) predicate.MapFacts {
-	m := predicate.MapFacts{}
+	m := make(predicate.MapFacts, len(facts))
 	for _, f := range facts {
 		m[f.Path] = f.Value
 	}
