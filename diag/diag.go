@@ -97,6 +97,20 @@ type Diagnostic struct {
 	Message  string    `json:"message"`
 	Hint     string    `json:"hint,omitempty"`
 	Related  []Related `json:"related,omitempty"`
+	// Fixes are machine-applicable edits that resolve the problem (a
+	// did-you-mean replacement, say); an editor offers them as code actions.
+	Fixes []Fix `json:"fixes,omitempty"`
+}
+
+// Fix is one machine-applicable edit: replace the text of File between
+// Span.Start and Span.End (1-based lines, columns in code points, End
+// exclusive) with NewText. Title says what the edit does, for a person
+// choosing among several ("replace `reveiw` with `review`").
+type Fix struct {
+	Title   string `json:"title"`
+	File    string `json:"file,omitempty"`
+	Span    Span   `json:"span"`
+	NewText string `json:"new_text"`
 }
 
 // Errorf returns an error-severity diagnostic with the given code and a
@@ -109,6 +123,12 @@ func Errorf(code, format string, args ...any) Diagnostic {
 // message formatted as by fmt.Sprintf.
 func Warningf(code, format string, args ...any) Diagnostic {
 	return Diagnostic{Code: code, Severity: Warning, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithFix returns d with one more fix.
+func (d Diagnostic) WithFix(f Fix) Diagnostic {
+	d.Fixes = append(slices.Clip(d.Fixes), f)
+	return d
 }
 
 // At returns d located at file and pos.

@@ -144,3 +144,22 @@ func TestPrinters(t *testing.T) {
 		t.Errorf("empty list printed %q, want only the JSON []", empty.String())
 	}
 }
+
+func TestFixesPrintInJSONAndKeepDuplicatesApart(t *testing.T) {
+	d := Errorf("unknown_state", "unknown state `reveiw`").At("w.yaml", Pos{Line: 3, Column: 9})
+	fixed := d.WithFix(Fix{Title: "replace `reveiw` with `review`", File: "w.yaml",
+		Span: Span{Start: Pos{Line: 3, Column: 9}, End: Pos{Line: 3, Column: 15}}, NewText: "review"})
+	if len(d.Fixes) != 0 {
+		t.Fatal("WithFix changed its receiver")
+	}
+	if got := (List{d, fixed}).Sorted(); len(got) != 2 {
+		t.Errorf("a diagnostic with a fix was deduplicated with one without: %v", got)
+	}
+	var b strings.Builder
+	if err := WriteJSON(&b, List{fixed}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"new_text": "review"`) {
+		t.Errorf("JSON lacks the fix:\n%s", b.String())
+	}
+}

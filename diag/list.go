@@ -59,7 +59,8 @@ func (l List) Sorted() List {
 func equal(a, b Diagnostic) bool {
 	return a.Code == b.Code && a.Severity == b.Severity && a.File == b.File &&
 		a.Pos == b.Pos && a.End == b.End && a.Path == b.Path &&
-		a.Message == b.Message && a.Hint == b.Hint && slices.Equal(a.Related, b.Related)
+		a.Message == b.Message && a.Hint == b.Hint && slices.Equal(a.Related, b.Related) &&
+		slices.Equal(a.Fixes, b.Fixes)
 }
 
 // Err returns nil when l holds no error, otherwise an error whose message is

@@ -104,11 +104,12 @@ type jsonDiagnostic struct {
 	Message  string    `json:"message"`
 	Hint     string    `json:"hint,omitempty"`
 	Related  []Related `json:"related,omitempty"`
+	Fixes    []Fix     `json:"fixes,omitempty"`
 }
 
 // WriteJSON prints l as a JSON array (an empty list prints "[]") of objects
 // with the keys code, severity, file, line, column, end_line, end_column,
-// path, message, hint and related (empty ones left out), followed by a
+// path, message, hint, related and fixes (empty ones left out), followed by a
 // newline.
 func WriteJSON(w io.Writer, l List) error {
 	out := make([]jsonDiagnostic, len(l))
@@ -116,7 +117,7 @@ func WriteJSON(w io.Writer, l List) error {
 		out[i] = jsonDiagnostic{
 			Code: d.Code, Severity: d.Severity.String(), File: d.File,
 			Line: d.Pos.Line, Column: d.Pos.Column, EndLine: d.End.Line, EndCol: d.End.Column,
-			Path: d.Path, Message: d.Message, Hint: d.Hint, Related: d.Related,
+			Path: d.Path, Message: d.Message, Hint: d.Hint, Related: d.Related, Fixes: d.Fixes,
 		}
 	}
 	enc := json.NewEncoder(w)

@@ -1,0 +1,240 @@
+package fsio
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func mkfifo(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	return path
+}
+
+func wantKind(t *testing.T, err error, kind Kind) *Error {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v (%T); want an *fsio.Error of kind %d", err, err, kind)
+	}
+	if e.Kind != kind {
+		t.Fatalf("err = %v: kind %d; want %d", err, e.Kind, kind)
+	}
+	return e
+}
+
+func TestReadFileRefusesWhatIsNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := mkfifo(t, dir)
+	zeroLink := filepath.Join(dir, "zero")
+	if err := os.Symlink("/dev/zero", zeroLink); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, what string }{
+		{fifo, "a named pipe"}, // would block forever without O_NONBLOCK
+		{"/dev/zero", "a character device"},
+		{zeroLink, "a character device"},
+		{dir, "a directory"},
+	} {
+		_, err := ReadFile(tc.path, 1<<20)
+		e := wantKind(t, err, KindNotRegular)
+		if e.What != tc.what {
+			t.Errorf("%s: What = %q; want %q", tc.path, e.What, tc.what)
+		}
+		if !strings.Contains(err.Error(), tc.path) || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: message %q does not name the path and the reason", tc.path, err)
+		}
+	}
+}
+
+func TestReadFileLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadFile(path, 10); err != nil || string(got) != "0123456789" {
+		t.Fatalf("ReadFile at the limit = %q, %v", got, err)
+	}
+	_, err := ReadFile(path, 9)
+	e := wantKind(t, err, KindTooLarge)
+	if e.Limit != 9 || !strings.Contains(err.Error(), "9 bytes") {
+		t.Errorf("err = %v; want the limit named", err)
+	}
+}
+
+func TestReadFileEmptyAndMissing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadFile(path, 10); err != nil || len(got) != 0 {
+		t.Fatalf("empty file: %q, %v", got, err)
+	}
+	_, err := ReadFile(filepath.Join(t.TempDir(), "missing"), 10)
+	wantKind(t, err, KindIO)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("errors.Is(err, fs.ErrNotExist) = false for %v", err)
+	}
+}
+
+// A file that grows past the limit after Open (as /proc files, which
+// report size 0, do) is still cut off while reading.
+func TestOpenStopsReadingAtTheLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := os.WriteFile(path, []byte("abcdefghij"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(f)
+	wantKind(t, err, KindTooLarge)
+	if len(data) > 6 {
+		t.Errorf("read %d bytes past a limit of 5", len(data))
+	}
+}
+
+func TestReadAll(t *testing.T) {
+	if got, err := ReadAll(strings.NewReader("abc"), "stdin", 3); err != nil || string(got) != "abc" {
+		t.Fatalf("ReadAll = %q, %v", got, err)
+	}
+	_, err := ReadAll(strings.NewReader("abcd"), "stdin", 3)
+	wantKind(t, err, KindTooLarge)
+	if !strings.Contains(err.Error(), "`stdin`") {
+		t.Errorf("message %q does not name the input", err)
+	}
+	// An endless reader is cut off after limit+1 bytes.
+	_, err = ReadAll(endless{}, "stdin", 1<<10)
+	wantKind(t, err, KindTooLarge)
+}
+
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) { return len(p), nil }
+
+func TestWriteFileRefusesSurprises(t *testing.T) {
+	dir := t.TempDir()
+	fifo := mkfifo(t, dir)
+	input := filepath.Join(dir, "in.yaml")
+	if err := os.WriteFile(input, []byte("input\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(dir, "hard.yaml")
+	if err := os.Link(input, hard); err != nil {
+		t.Fatal(err)
+	}
+	soft := filepath.Join(dir, "soft.yaml")
+	if err := os.Symlink("in.yaml", soft); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink("nowhere", dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path string
+		kind Kind
+	}{
+		{fifo, KindNotRegular},
+		{"/dev/null", KindNotRegular},
+		{dir, KindNotRegular},
+		{input, KindIsInput},
+		{hard, KindIsInput},
+		{soft, KindIsInput},
+		{dir + "/./in.yaml", KindIsInput},
+		{dangling, KindDanglingLink},
+	} {
+		err := WriteFile(tc.path, []byte("out\n"), WriteOptions{Inputs: []string{input}})
+		wantKind(t, err, tc.kind)
+	}
+	if data, _ := os.ReadFile(input); string(data) != "input\n" {
+		t.Errorf("the input was changed to %q", data)
+	}
+	if info, err := os.Lstat(fifo); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the named pipe was replaced: %v %v", info, err)
+	}
+	assertNoTemps(t, dir)
+}
+
+func TestWriteFileThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.svg")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.svg")
+	if err := os.Symlink("target.svg", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(link, []byte("new"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+	data, _ := os.ReadFile(target)
+	info, _ := os.Stat(target)
+	if string(data) != "new" || info.Mode().Perm() != 0o600 {
+		t.Errorf("target = %q mode %v; want the new bytes and the old mode", data, info.Mode())
+	}
+	assertNoTemps(t, dir)
+}
+
+func TestWriteFileNewAndMakeDirs(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a", "b", "out.json")
+	err := WriteFile(path, []byte("{}"), WriteOptions{})
+	wantKind(t, err, KindIO)
+	if err := WriteFile(path, []byte("{}"), WriteOptions{MakeDirs: true, Perm: 0o640}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm()&^0o640 != 0 {
+		t.Errorf("new file: %v %v", info, err)
+	}
+}
+
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, ".out.tmp-1")
+	if err := os.WriteFile(tmp, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	temps.add(tmp)
+	RemoveTemps()
+	if _, err := os.Stat(tmp); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("temporary file left: %v", err)
+	}
+}
+
+func assertNoTemps(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestFormatSize(t *testing.T) {
+	for n, want := range map[int64]string{4 << 20: "4 MiB", 64 << 10: "64 KiB", 1000: "1000 bytes", 1<<20 + 1: "1048577 bytes"} {
+		if got := FormatSize(n); got != want {
+			t.Errorf("FormatSize(%d) = %q; want %q", n, got, want)
+		}
+	}
+}

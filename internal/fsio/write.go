@@ -1,0 +1,159 @@
+package fsio
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// WriteOptions says how WriteFile treats its destination.
+type WriteOptions struct {
+	// Perm is the mode of a new file (before the umask); an existing file
+	// keeps its mode. Zero means 0o644.
+	Perm os.FileMode
+	// Inputs are the paths the command read; the destination may be none of
+	// them (compared by device and inode, so a link or another spelling of
+	// the same path is caught). Paths that do not exist are ignored.
+	Inputs []string
+	// MakeDirs creates missing parent directories (mode 0o755).
+	MakeDirs bool
+}
+
+// CheckDestination refuses path as the destination of a write when it is
+// a symbolic link to a missing file, exists and is not a regular file, or
+// is one of inputs. It returns the path to write: path itself, or the
+// target of the symbolic links it goes through. A missing path is fine.
+func CheckDestination(path string, inputs []string) (string, error) {
+	target, err := resolveLink(path)
+	if err != nil {
+		return "", err
+	}
+	info, err := os.Stat(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return target, nil
+	}
+	if err != nil {
+		return "", &Error{Op: "write", Path: path, Kind: KindIO, Err: err}
+	}
+	if !info.Mode().IsRegular() {
+		return "", &Error{Op: "write", Path: path, Kind: KindNotRegular, What: describe(info.Mode())}
+	}
+	for _, in := range inputs {
+		if inInfo, err := os.Stat(in); err == nil && os.SameFile(info, inInfo) {
+			return "", &Error{Op: "write", Path: path, Kind: KindIsInput, What: in}
+		}
+	}
+	return target, nil
+}
+
+// resolveLink returns the file path names: path when it is not a symbolic
+// link (or does not exist), else the link's final target.
+func resolveLink(path string) (string, error) {
+	info, err := os.Lstat(path)
+	if err != nil || info.Mode()&os.ModeSymlink == 0 {
+		return path, nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err == nil {
+		return target, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		link, _ := os.Readlink(path)
+		return "", &Error{Op: "write", Path: path, Kind: KindDanglingLink, What: link}
+	}
+	return "", &Error{Op: "write", Path: path, Kind: KindIO, Err: err}
+}
+
+// WriteFile replaces the file at path with data atomically, after
+// CheckDestination: the bytes go to a temporary file in the destination's
+// directory, which is synced and renamed over it. On any error the
+// destination is untouched and the temporary file removed.
+func WriteFile(path string, data []byte, opts WriteOptions) error {
+	target, err := CheckDestination(path, opts.Inputs)
+	if err != nil {
+		return err
+	}
+	perm := opts.Perm
+	if perm == 0 {
+		perm = 0o644
+	}
+	if info, err := os.Stat(target); err == nil {
+		perm = info.Mode().Perm()
+	}
+	if opts.MakeDirs {
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return &Error{Op: "write", Path: path, Kind: KindIO, Err: err}
+		}
+	}
+	if err := writeAtomic(target, data, perm); err != nil {
+		return &Error{Op: "write", Path: path, Kind: KindIO, Err: err}
+	}
+	return nil
+}
+
+// writeAtomic writes data to a temporary file beside target and renames it
+// over target. The temporary file is known to RemoveTemps while it exists.
+func writeAtomic(target string, data []byte, perm os.FileMode) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	temps.add(name)
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(name)
+		}
+		temps.remove(name)
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(name, target)
+}
+
+// tempSet holds the temporary files being written, for RemoveTemps.
+type tempSet struct {
+	mu    sync.Mutex
+	names map[string]bool
+}
+
+var temps = &tempSet{names: map[string]bool{}}
+
+func (s *tempSet) add(name string) {
+	s.mu.Lock()
+	s.names[name] = true
+	s.mu.Unlock()
+}
+
+func (s *tempSet) remove(name string) {
+	s.mu.Lock()
+	delete(s.names, name)
+	s.mu.Unlock()
+}
+
+// RemoveTemps removes every temporary file a WriteFile in flight has
+// created. A command calls it when told to stop (SIGINT, SIGTERM, SIGHUP)
+// before it exits, so a kill between the write and the rename leaves no
+// `.NAME.tmp-*` beside the destination. (SIGKILL cannot be caught; a
+// temporary file left by it is never mistaken for the destination.)
+func RemoveTemps() {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	for name := range temps.names {
+		os.Remove(name)
+		delete(temps.names, name)
+	}
+}
