@@ -74,21 +74,3 @@ func TestLoadTreeExtra(t *testing.T) {
 		t.Errorf("guard came from %s, want the tree's own", tr.Principles["guard"].File)
 	}
 }
-
-func TestLoadCorpusTree(t *testing.T) {
-	root := filepath.Join(sharedDir(t), "corpus", "tree")
-	tr, diags := LoadTree(root)
-	for _, d := range diags {
-		t.Errorf("%v", d)
-	}
-	if len(tr.Protocols) != 2 || len(tr.Profiles) != 3 || len(tr.Workflows) != 1 || len(tr.Principles) != 16 {
-		t.Fatalf("loaded %d protocols, %d profiles, %d workflows, %d principles", len(tr.Protocols), len(tr.Profiles), len(tr.Workflows), len(tr.Principles))
-	}
-	var ids []string
-	for _, o := range Obligations(tr.Principles["test-driven"]) {
-		ids = append(ids, o.ID)
-	}
-	if len(ids) != 2 || ids[0] != "test-driven/before-completion" || ids[1] != "test-driven/before-implementation" {
-		t.Errorf("test-driven obligations = %v", ids)
-	}
-}
