@@ -11,8 +11,8 @@ import (
 
 func fixture(t *testing.T, spec, transcript string) (*Spec, *IR) {
 	t.Helper()
-	return mustSpec(t, readFile(t, filepath.Join("testdata", "specs", spec))),
-		mustRead(t, readFile(t, filepath.Join("testdata", "transcripts", transcript)))
+	return mustSpec(t, readFile(t, filepath.Join("..", "testdata", "trace", "specs", spec))),
+		mustRead(t, readFile(t, filepath.Join("..", "testdata", "trace", "transcripts", transcript)))
 }
 
 // TestEveryKindOKAndGap: kinds-ok covers all 53 kinds and every row holds;
