@@ -43,6 +43,9 @@ type Step struct {
 	Stdin string
 	// Env holds extra KEY=value entries of the environment.
 	Env []string
+	// Dir is the directory the command runs in, relative to $WORK (""
+	// for $WORK itself).
+	Dir string
 	// Exit is the exit code wanted.
 	Exit int
 	// Golden, when set, is the file under testdata/ holding the exact
@@ -273,7 +276,7 @@ func run(t *testing.T, e *Env, s Step) Result {
 		args[i] = e.Expand(a)
 	}
 	cmd := exec.Command(filepath.Join(e.Bin, args[0]), args[1:]...)
-	cmd.Dir = e.Work
+	cmd.Dir = filepath.Join(e.Work, s.Dir)
 	cmd.Stdin = strings.NewReader(e.Expand(s.Stdin))
 	env := []string{"PATH=" + e.Bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + e.Work}
 	for _, kv := range s.Env {

@@ -17,23 +17,11 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI scripts under testdata/script: each .txtar file
 // holds commands, their expected stdout/stderr and exit codes, and the files
 // they read and write. Set UPDATE_SCRIPTS=1 to rewrite expected output.
+// The scripts hold their own files; the cases over ../shared are in package
+// conformance.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") == "1",
-		Setup: func(env *testscript.Env) error {
-			// Scripts that use the shared corpus skip themselves when it is absent.
-			if dir, err := sharedDir(); err == nil {
-				env.Setenv("SHARED", dir)
-			}
-			return nil
-		},
-		Condition: func(cond string) (bool, error) {
-			if cond == "shared" {
-				_, err := sharedDir()
-				return err == nil, nil
-			}
-			return false, nil
-		},
 	})
 }

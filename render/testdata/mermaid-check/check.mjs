@@ -1,5 +1,5 @@
 // Manual check, not run by go test: parses every render/testdata/*.mmd.golden
-// with Mermaid itself (in Node, jsdom standing in for the browser) and checks
+// and conformance/testdata/render/*.mmd (and *.mmd.golden) with Mermaid itself (in Node, jsdom standing in for the browser) and checks
 // that each state, transition and note the file declares arrives in Mermaid's
 // model — a keyword identifier can parse yet vanish (`acctitle: T` becomes the
 // accessible title, `root_start` merges with `[*]`).
@@ -71,13 +71,20 @@ if (process.argv.includes('--probe')) {
   await probe();
 } else {
   const dir = join(dirname(fileURLToPath(import.meta.url)), '..');
+  // The end-to-end suite's Mermaid goldens (the corpus workflow's among
+  // them) live under conformance/testdata/render.
+  const conf = join(dir, '..', '..', 'conformance', 'testdata', 'render');
+  const files = [
+    ...readdirSync(dir).filter((f) => f.endsWith('.mmd.golden')).sort().map((f) => [f, join(dir, f)]),
+    ...readdirSync(conf).filter((f) => f.endsWith('.mmd') || f.endsWith('.mmd.golden')).sort().map((f) => ['conformance/' + f, join(conf, f)]),
+  ];
   // known: goldens that fail for a reason of their labels, not of their
   // identifiers (docs/decisions.md "Mermaid identifiers", labels).
   const known = {};
   let bad = 0, n = 0, hit = 0;
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.mmd.golden')).sort()) {
+  for (const [f, path] of files) {
     n++;
-    const p = await problems(readFileSync(join(dir, f), 'utf8'));
+    const p = await problems(readFileSync(path, 'utf8'));
     if (p.length && known[f]) {
       hit++;
       console.log(`KNOWN ${f}: ${known[f]} (${p.join('; ')})`);
