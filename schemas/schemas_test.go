@@ -76,12 +76,12 @@ func glob(t *testing.T, patterns ...string) []string {
 // accepts too.
 func TestOKFixturesValidate(t *testing.T) {
 	cases := map[string][]string{
-		"driver-steps": glob(t, "../stepmap/testdata/ok/*", "../examples/tree/drivers/*/*.yaml"),
-		"workflow":     glob(t, "../workflow/testdata/ok/*", "../examples/tree/workflows/*/*.yaml"),
-		"protocol":     glob(t, "../protocol/testdata/protocol/ok/*", "../examples/tree/protocols/*/*.yaml"),
-		"principle":    glob(t, "../protocol/testdata/principle/ok/*", "../examples/tree/principles/*.yaml"),
-		"profile":      glob(t, "../protocol/testdata/profile/ok/*", "../examples/tree/profiles/*.yaml"),
-		"lifecycle":    glob(t, "../protocol/testdata/lifecycle/ok/*", "../examples/tree/artifacts/lifecycles/*.yaml"),
+		"driver-steps": glob(t, "../testdata/stepmap/ok/*", "../examples/tree/drivers/*/*.yaml"),
+		"workflow":     glob(t, "../testdata/workflow/ok/*", "../examples/tree/workflows/*/*.yaml"),
+		"protocol":     glob(t, "../testdata/protocol/protocol/ok/*", "../examples/tree/protocols/*/*.yaml"),
+		"principle":    glob(t, "../testdata/protocol/principle/ok/*", "../examples/tree/principles/*.yaml"),
+		"profile":      glob(t, "../testdata/protocol/profile/ok/*", "../examples/tree/profiles/*.yaml"),
+		"lifecycle":    glob(t, "../testdata/protocol/lifecycle/ok/*", "../examples/tree/artifacts/lifecycles/*.yaml"),
 	}
 	for name, files := range cases {
 		s := compile(t, name)
@@ -100,11 +100,11 @@ func TestOKFixturesValidate(t *testing.T) {
 // the schema refuses too.
 func TestShapeErrorsRefused(t *testing.T) {
 	cases := map[string][]string{
-		"driver-steps": {"../stepmap/testdata/err/shape.yaml", "../stepmap/testdata/err/format.yaml", "../stepmap/testdata/err/unpinned.yaml", "../stepmap/testdata/err/not-a-mapping.yaml"},
-		"protocol":     {"../protocol/testdata/protocol/err/shape.yaml", "../protocol/testdata/protocol/err/missing.yaml"},
-		"principle":    {"../protocol/testdata/principle/err/shape.yaml", "../protocol/testdata/principle/err/conflicting-alias.yaml"},
-		"profile":      {"../protocol/testdata/profile/err/shape.yaml", "../protocol/testdata/profile/err/missing-protocol.yaml"},
-		"lifecycle":    {"../protocol/testdata/lifecycle/err/shape.yaml", "../protocol/testdata/lifecycle/err/no-kind.yaml"},
+		"driver-steps": {"../testdata/stepmap/err/shape.yaml", "../testdata/stepmap/err/format.yaml", "../testdata/stepmap/err/unpinned.yaml", "../testdata/stepmap/err/not-a-mapping.yaml"},
+		"protocol":     {"../testdata/protocol/protocol/err/shape.yaml", "../testdata/protocol/protocol/err/missing.yaml"},
+		"principle":    {"../testdata/protocol/principle/err/shape.yaml", "../testdata/protocol/principle/err/conflicting-alias.yaml"},
+		"profile":      {"../testdata/protocol/profile/err/shape.yaml", "../testdata/protocol/profile/err/missing-protocol.yaml"},
+		"lifecycle":    {"../testdata/protocol/lifecycle/err/shape.yaml", "../testdata/protocol/lifecycle/err/no-kind.yaml"},
 	}
 	for name, files := range cases {
 		s := compile(t, name)

@@ -15,7 +15,8 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // render prints diagnostics as the .out files hold them.
 var render = testkit.Detailed
 
-// fixtures loads the step maps of testdata; a clean load must yield a map.
+// fixtures loads the step maps of ../testdata/stepmap (shared with package
+// schemas); a clean load must yield a map.
 var fixtures = testkit.Fixtures{
 	Check: func(t *testing.T, file string, data []byte) diag.List {
 		m, diags := Load(file, data)
@@ -29,15 +30,15 @@ var fixtures = testkit.Fixtures{
 }
 
 func TestOKFixtures(t *testing.T) {
-	fixtures.Clean(t, "testdata/ok/*.yaml", "testdata/ok/*.json")
+	fixtures.Clean(t, "../testdata/stepmap/ok/*.yaml", "../testdata/stepmap/ok/*.json")
 }
 
 func TestErrFixtures(t *testing.T) {
-	fixtures.Golden(t, *update, "testdata/err/*.yaml", "testdata/err/*.json")
+	fixtures.Golden(t, *update, "../testdata/stepmap/err/*.yaml", "../testdata/stepmap/err/*.json")
 }
 
 func TestDecodedModel(t *testing.T) {
-	data, err := os.ReadFile("testdata/ok/full.yaml")
+	data, err := os.ReadFile("../testdata/stepmap/ok/full.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

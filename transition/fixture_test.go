@@ -56,7 +56,9 @@ func verifierRecord(name string, p evidence.Payload) evidence.Record {
 	return hookmatrix.VerifierRecord(testNow, name, p)
 }
 
-func unitTest(passed, failed float64) evidence.Record { return hookmatrix.UnitTest(testNow, passed, failed) }
+func unitTest(passed, failed float64) evidence.Record {
+	return hookmatrix.UnitTest(testNow, passed, failed)
+}
 
 // Project kinds and runs of the matrix (hookmatrix).
 const (

@@ -27,7 +27,7 @@ type consultation struct {
 	prefix  string   // reason prefix
 }
 
-func doc(path, moment string) string        { return hookmatrix.Doc(path, moment) }
+func doc(path, moment string) string           { return hookmatrix.Doc(path, moment) }
 func leaveDoc(path string, failed bool) string { return hookmatrix.LeaveDoc(path, failed) }
 
 // matrix returns engine.md §8.7's consultation matrix for a fixture's
