@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepflow/aepflow/internal/testshared"
-
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -129,20 +127,5 @@ func TestNames(t *testing.T) {
 	}
 }
 
-// TestCorpusValidates checks the shared corpus tree against the schemas;
-// it skips without ../shared.
-func TestCorpusValidates(t *testing.T) {
-	root := testshared.Corpus(t, "tree")
-	cases := map[string]string{
-		"driver-steps": "drivers/*/*.yaml", "workflow": "workflows/*/*.yaml", "protocol": "protocols/*/*.yaml",
-		"principle": "principles/*/*.yaml", "profile": "profiles/*.yaml", "lifecycle": "artifacts/lifecycles/*.yaml",
-	}
-	for name, pattern := range cases {
-		s := compile(t, name)
-		for _, f := range glob(t, filepath.Join(root, pattern)) {
-			if err := s.Validate(instance(t, f)); err != nil {
-				t.Errorf("%s: %v", f, err)
-			}
-		}
-	}
-}
+// The corpus tree is validated against these schemas, as `aepflow schema`
+// prints them, in package conformance.
