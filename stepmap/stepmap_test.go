@@ -3,6 +3,7 @@ package stepmap
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,11 +16,24 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // render prints diagnostics as the .out files hold them.
 var render = testkit.Detailed
 
-// fixtures loads the step maps of ../testdata/stepmap (shared with package
-// schemas); a clean load must yield a map.
+// fixtureDir holds the step-map fixtures, shared with package schemas.
+var fixtureDir = filepath.Join("..", "testdata", "stepmap")
+
+// fixtureName is the name diagnostics give a fixture: its path below
+// fixtureDir, as `testdata/…`.
+func fixtureName(file string) string {
+	rel, err := filepath.Rel(fixtureDir, file)
+	if err != nil {
+		return file
+	}
+	return filepath.ToSlash(filepath.Join("testdata", rel))
+}
+
+// fixtures loads the step maps of fixtureDir; a clean load must yield a
+// map.
 var fixtures = testkit.Fixtures{
 	Check: func(t *testing.T, file string, data []byte) diag.List {
-		m, diags := Load(file, data)
+		m, diags := Load(fixtureName(file), data)
 		if len(diags) == 0 && m == nil {
 			t.Fatal("no diagnostics and no map")
 		}
