@@ -61,9 +61,12 @@ type MergedProfile struct {
 // Plan is a resolved task (engine.md §1.3). The documents it points at are
 // the tree's own; the plan adds what resolution derives from them.
 type Plan struct {
-	Task     *Task
+	// Task is the task resolved.
+	Task *Task
+	// Protocol is the task's protocol merged with its chain.
 	Protocol *MergedProtocol
-	Profile  *MergedProfile
+	// Profile is the task's profile merged with its chain.
+	Profile *MergedProfile
 	// Workflow is the tree's workflow the profile names.
 	Workflow *workflow.Workflow
 	// Principles are the principles named, in step 4 order; InForce those
@@ -75,7 +78,9 @@ type Plan struct {
 	// Completion is the merged profile's completion set.
 	Completion workflow.RequirementSet
 	// Facts are the plan facts in binding order.
-	Facts  []Fact
+	Facts []Fact
+	// Scales are the merged protocol's scales, which ordered comparisons
+	// read.
 	Scales predicate.Scales
 
 	// states are the workflow's states in byte order of their ids, the
