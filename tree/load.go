@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/workflow"
@@ -135,11 +136,20 @@ func ReadFile(file string) ([]byte, diag.List) {
 		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
 			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
+	// fsio refuses a named pipe, a device or a directory without blocking
+	// on it, and a file that grew past the bound since the stat.
+	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
+	var fe *fsio.Error
+	switch {
+	case err == nil:
+		return data, nil
+	case fsio.IsTooLarge(err):
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
+	case errors.As(err, &fe):
+		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
 	}
-	return data, nil
+	return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
 }
 
 // Document is one decoded document; exactly one of the pointers is set,
