@@ -98,13 +98,15 @@ an unknown revision), so whether anything changed is undecided.`,
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR` (with --against)")
 	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or markdown")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` atomically (- is stdout)")
+	completeRoot(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
 	return cmd
 }
 
 // validate checks the command line before anything is read.
 func (f *diffFlags) validate(cmd *cobra.Command, args []string) error {
 	if !slices.Contains(diffFormats, f.format) {
-		return usageError("unknown --format %q (want one of %s)", f.format, strings.Join(diffFormats, ", "))
+		return checkEnum("format", f.format, diffFormats)
 	}
 	if f.against != "" {
 		if len(args) > 0 {
@@ -145,14 +147,14 @@ func runDiff(cmd *cobra.Command, f diffFlags, args []string) error {
 		inputs = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "-" })
 	}
 	if ds.HasErrors() {
-		_ = diag.WriteText(cmd.ErrOrStderr(), ds.Sorted(), sources)
+		_ = writeText(cmd.ErrOrStderr(), ds.Sorted(), sources)
 		if slices.ContainsFunc(ds, unreadable) {
 			return exitWith(exitUndecided, nil)
 		}
 		return exitWith(exitProblems, nil)
 	}
 	if len(ds) > 0 {
-		_ = diag.WriteText(cmd.ErrOrStderr(), ds.Sorted(), sources)
+		_ = writeText(cmd.ErrOrStderr(), ds.Sorted(), sources)
 	}
 	var b bytes.Buffer
 	if err := writeReport(&b, f.format, report); err != nil {
@@ -191,7 +193,7 @@ func emitReport(cmd *cobra.Command, out string, data []byte, inputs []string) er
 		return err
 	}
 	if err := fsio.WriteFile(out, data, fsio.WriteOptions{Inputs: inputs}); err != nil {
-		_ = diag.WriteText(cmd.ErrOrStderr(), diag.List{diag.Errorf(tree.CodeIOError, "%v", err).InFile(out)}, nil)
+		_ = writeText(cmd.ErrOrStderr(), diag.List{diag.Errorf(tree.CodeIOError, "%v", err).InFile(out)}, nil)
 		return exitWith(exitUndecided, nil)
 	}
 	fmt.Fprintln(cmd.OutOrStdout(), out)
