@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -12,6 +13,7 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/internal/atomicfile"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/textdiff"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
@@ -85,16 +87,38 @@ func emitDocument(cmd *cobra.Command, out string, check bool, doc []byte) error 
 // checkStale compares the file with the bytes this run would write: exit 0
 // when identical, else exit 1 with a unified diff from the file to them.
 func checkStale(stdout io.Writer, path string, want []byte) error {
-	have, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return exitWith(exitProblems, fmt.Errorf("%s: %v", path, err))
+	diff, missing, err := staleDiff(path, path, want)
+	if err != nil {
+		return exitWith(exitProblems, err)
 	}
-	if err == nil && bytes.Equal(have, want) {
+	if diff == "" && !missing {
 		return nil
 	}
-	fmt.Fprint(stdout, textdiff.Unified(path, path+" (regenerated)", have, want))
-	if err != nil {
+	fmt.Fprint(stdout, diff)
+	if missing {
 		return exitWith(exitProblems, fmt.Errorf("%s does not exist; run the command without --check to write it", path))
 	}
 	return exitWith(exitProblems, fmt.Errorf("%s is stale; run the command without --check to rewrite it", path))
 }
+
+// staleDiff compares the file at path with want, naming it label in the
+// diff: "" when the file holds exactly want, else the unified diff from the
+// file (a missing one counts as empty, and missing is true) to want. The
+// file is read through fsio, bounded: one larger than want by more than
+// staleSlack bytes, or one that is not a regular file, is an error.
+func staleDiff(path, label string, want []byte) (diff string, missing bool, err error) {
+	have, err := fsio.ReadFile(path, int64(len(want))+staleSlack)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		missing = true
+	case err != nil:
+		return "", false, err
+	case bytes.Equal(have, want):
+		return "", false, nil
+	}
+	return textdiff.Unified(label, label+" (regenerated)", have, want), missing, nil
+}
+
+// staleSlack is how many bytes a file under --check may hold beyond the
+// document it is compared with and still be read for a diff.
+const staleSlack = 1 << 20
