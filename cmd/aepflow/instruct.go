@@ -199,9 +199,8 @@ func (r *instructRun) one() error {
 	if r.f.check {
 		return checkStale(r.cmd.OutOrStdout(), r.f.out, doc)
 	}
-	if r.f.out == "" {
-		_, err := r.cmd.OutOrStdout().Write(doc)
-		return err
+	if r.f.out == "" || r.f.out == stdio {
+		return writeStdout(r.cmd, doc)
 	}
 	if err := r.write(r.f.out, doc); err != nil {
 		return r.refuse(fileError(r.f.out, err))
@@ -219,7 +218,7 @@ func (r *instructRun) selectMap(w *workflow.Workflow) (*stepmap.Map, diag.List) 
 	var data []byte
 	if _, statErr := os.Stat(x); statErr == nil {
 		var err error
-		if data, err = readInput(x); err != nil {
+		if data, err = readInput(r.cmd, "--map", x, yamldoc.MaxFileSize); err != nil {
 			return nil, diag.List{fileError(x, err)}
 		}
 		r.sources[x] = data
@@ -233,10 +232,6 @@ func (r *instructRun) selectMap(w *workflow.Workflow) (*stepmap.Map, diag.List) 
 	}
 	return compiler.SelectMap(x, r.tree.StepMapList(), w, readFile)
 }
-
-// readInput reads a file the command was given, bounded as every AEP
-// document is.
-func readInput(path string) ([]byte, error) { return fsio.ReadFile(path, yamldoc.MaxFileSize) }
 
 // fileError is the diagnostic of a file the command cannot read or write:
 // input_too_large for an input over the bound, io_error otherwise; an fsio
