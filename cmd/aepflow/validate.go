@@ -85,7 +85,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 				// The reference and vocabulary checks read the documents
 				// just loaded: one load, one parse per file.
 				ds.Extend(engine.CheckReferences(t))
-				ds.Extend(engine.CheckVocabulary(engine.FromTree(t)))
+				ds.Extend(engine.CheckVocabulary(t))
 				diags, sources, count = ds, t.Sources, len(t.Files)
 			}
 			return report(cmd.OutOrStdout(), format, diags.Sorted(), sources, count)
