@@ -13,6 +13,6 @@ import (
 // it, so the editor reports what validate reports.
 func CheckTree(t *tree.Tree) diag.List {
 	diags := CheckReferences(t)
-	diags.Extend(CheckVocabulary(FromTree(t)))
+	diags.Extend(CheckVocabulary(t))
 	return diags
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 // Entry is one evidence log entry: the record and the state it arrived in.
@@ -130,7 +131,7 @@ func (e *Execution) derive() {
 	for _, s := range e.Entered {
 		f["state."+strings.Join(splitState(s), ".")+".entered"] = predicate.Bool(true)
 	}
-	if st := e.Plan.Workflow.State(e.State); st != nil {
+	if st := e.Plan.Workflow.States[e.State]; st != nil {
 		f["workflow.terminal"] = predicate.Bool(st.Terminal)
 	}
 	count := map[string]int{}
@@ -174,16 +175,14 @@ func splitState(s string) []string {
 // conditionals whose `when` is not False against observed (one level).
 func (e *Execution) missingEvidence(observed predicate.MapFacts) int {
 	n := 0
-	countSet := func(s *ReqSet) {
-		if s == nil {
-			return
-		}
+	countSet := func(s *workflow.RequirementSet) {
 		for _, r := range s.Evidence {
 			if !e.evidenceMet(r) {
 				n++
 			}
 		}
-		for _, c := range s.Conditional {
+		for i := range s.Conditional {
+			c := &s.Conditional[i]
 			if predicate.Eval(c.When, observed, e.Plan.Scales) == predicate.False {
 				continue
 			}
@@ -197,21 +196,21 @@ func (e *Execution) missingEvidence(observed predicate.MapFacts) int {
 	for _, o := range e.Plan.Obligations {
 		countSet(o.Requires)
 	}
-	countSet(e.Plan.Completion)
+	countSet(&e.Plan.Completion)
 	for _, p := range e.Plan.InForce {
-		countSet(&ReqSet{Evidence: p.Evidence})
+		countSet(&workflow.RequirementSet{Evidence: p.Evidence})
 	}
 	return n
 }
 
-func (e *Execution) evidenceMet(r EvidenceReq) bool {
+func (e *Execution) evidenceMet(r workflow.EvidenceReq) bool {
 	m, _ := e.matchEvidence(r)
-	return m >= r.AtLeast
+	return m >= int(r.AtLeast)
 }
 
 // matchEvidence counts the records matching r within r's own horizon, and
 // returns the latest matching record that only that horizon excluded.
-func (e *Execution) matchEvidence(r EvidenceReq) (int, *evidence.Record) {
+func (e *Execution) matchEvidence(r workflow.EvidenceReq) (int, *evidence.Record) {
 	n := 0
 	var stale *evidence.Record
 	for i := range e.Evidence {
@@ -219,7 +218,7 @@ func (e *Execution) matchEvidence(r EvidenceReq) (int, *evidence.Record) {
 		if !recordMatches(r, rec) {
 			continue
 		}
-		if r.Horizon > 0 && !covers(r.Horizon, rec.ObservedAt, e.Now) {
+		if r.HorizonDays > 0 && !covers(int(r.HorizonDays), rec.ObservedAt, e.Now) {
 			if stale == nil || rec.ObservedAt >= stale.ObservedAt {
 				stale = rec
 			}
@@ -231,7 +230,7 @@ func (e *Execution) matchEvidence(r EvidenceReq) (int, *evidence.Record) {
 }
 
 // recordMatches applies engine.md §4.4 rules 1–4.
-func recordMatches(r EvidenceReq, rec *evidence.Record) bool {
+func recordMatches(r workflow.EvidenceReq, rec *evidence.Record) bool {
 	if rec.Kind() != r.Kind || rec.Kind() == "ess_conformance_v2" {
 		return false
 	}
