@@ -62,8 +62,8 @@ func body(t testing.TB, doc []byte) string {
 }
 
 // The synthetic cases of projection.md §7.3, bodies byte for byte as the
-// specification prints them (testdata/project/*.body), and whole documents
-// as goldens.
+// specification prints them (../testdata/projection/*.body, shared with
+// package flow's writer test), and whole documents as goldens.
 func TestProjectSpecCases(t *testing.T) {
 	cases := []struct{ name, workflow, stepMap, body string }{
 		{"touching", "touching.yaml", "", "touching.body"},
@@ -87,7 +87,7 @@ func TestProjectSpecCases(t *testing.T) {
 				t.Fatalf("refused: %v", ds.Err())
 			}
 			if c.body != "" {
-				want, err := os.ReadFile(filepath.Join(dir, c.body))
+				want, err := os.ReadFile(filepath.Join("..", "testdata", "projection", c.body))
 				if err != nil {
 					t.Fatal(err)
 				}

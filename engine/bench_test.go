@@ -12,7 +12,7 @@ import (
 // adversarial_verify with 1,000 evidence records.
 func BenchmarkResolveEvaluate(b *testing.B) {
 	root := filepath.Join(sharedDir(b), "corpus", "tree")
-	docs, _ := LoadDocuments(root)
+	tr, _ := LoadTree(root)
 	plan := corpusPlan(b)
 	graph := driveStore(b, false)
 	recs := make([]evidence.Record, 1000)
@@ -22,7 +22,7 @@ func BenchmarkResolveEvaluate(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		p, diags := Resolve(docs, plan.Task)
+		p, diags := Resolve(tr, plan.Task)
 		if diags.HasErrors() {
 			b.Fatal(diags)
 		}
@@ -35,13 +35,13 @@ func BenchmarkResolveEvaluate(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadDocuments loads the corpus tree (25 documents) through the
-// tree loader and the adapter: the hook pays this on every consultation.
-func BenchmarkLoadDocuments(b *testing.B) {
+// BenchmarkLoadTree loads the corpus tree (25 documents) as the engine
+// reads it: the hook pays this on every consultation.
+func BenchmarkLoadTree(b *testing.B) {
 	root := filepath.Join(sharedDir(b), "corpus", "tree")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, diags := LoadDocuments(root); diags.HasErrors() {
+		if _, diags := LoadTree(root); diags.HasErrors() {
 			b.Fatal(diags)
 		}
 	}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,17 +10,14 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
-	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// miniTree loads testdata/mini, a tree of our own.
+// miniPlan resolves task against testdata/mini, a tree of our own.
 func miniPlan(t testing.TB, task string) *Plan {
 	t.Helper()
-	docs, diags := LoadDocuments("testdata/mini")
+	tr, diags := LoadTree("testdata/mini")
 	if diags.HasErrors() {
 		t.Fatalf("%v", diags)
 	}
@@ -29,7 +25,7 @@ func miniPlan(t testing.TB, task string) *Plan {
 	if diags.HasErrors() {
 		t.Fatalf("%v", diags)
 	}
-	plan, diags := Resolve(docs, tk)
+	plan, diags := Resolve(tr, tk)
 	if diags.HasErrors() {
 		t.Fatalf("%v", diags)
 	}
@@ -114,37 +110,10 @@ func TestFlavourLines(t *testing.T) {
 	}
 }
 
-func TestReportGolden(t *testing.T) {
-	plan := corpusPlan(t)
-	for _, c := range []struct {
-		name, state string
-		empty       bool
-	}{{"establish_verifiers", "establish_verifiers", false}, {"specify-empty", "specify", true}, {"receive", "receive", false}} {
-		e := NewExecution(plan, driveStore(t, c.empty), testNow)
-		if c.state != e.State {
-			e.EnterState(c.state)
-		}
-		r, err := NewReport(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var text, js bytes.Buffer
-		_ = r.WriteText(&text)
-		_ = r.WriteJSON(&js)
-		golden(t, filepath.Join("testdata", "report", c.name+".txt"), text.Bytes())
-		golden(t, filepath.Join("testdata", "report", c.name+".json"), js.Bytes())
-	}
-}
-
-func golden(t *testing.T, file string, got []byte) {
-	t.Helper()
-	testkit.Golden(t, file, got, *update)
-}
-
 func TestCheckVocabulary(t *testing.T) {
-	docs, _ := LoadDocuments("testdata/mini")
+	tr, _ := LoadTree("testdata/mini")
 	// Both profiles name workflow w, and each is checked.
-	d := CheckVocabulary(docs)
+	d := CheckVocabulary(tr)
 	if len(d) != 2 {
 		t.Fatalf("got %v, want two unobservable_fact", d)
 	}
@@ -155,15 +124,8 @@ func TestCheckVocabulary(t *testing.T) {
 	}
 }
 
-func TestCorpusVocabulary(t *testing.T) {
-	docs, _ := LoadDocuments(filepath.Join(sharedDir(t), "corpus", "tree"))
-	if d := CheckVocabulary(docs); len(d) != 0 {
-		t.Errorf("corpus: %v", d)
-	}
-}
-
 func FuzzSnapshot(f *testing.F) {
-	if data, err := os.ReadFile("testdata/snapshot/basic.json"); err == nil {
+	if data, err := os.ReadFile(filepath.Join("..", "testdata", "snapshot", "basic.json")); err == nil {
 		f.Add(data)
 	}
 	f.Add([]byte(`{"execution":"a.1","task":"a","state":"s","entered":[],"evidence":[],"events":[],"next_seq":0}`))

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/protocol"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 // Move is one outgoing transition evaluated (engine.md §5).
@@ -58,17 +60,17 @@ func (e *ErrUnknownState) Error() string {
 // Evaluate evaluates the execution at its current state (engine.md §5).
 func (e *Execution) Evaluate() (*Evaluation, error) {
 	w := e.Plan.Workflow
-	c := w.State(e.State)
+	c := w.States[e.State]
 	if c == nil {
-		return nil, &ErrUnknownState{e.State, w.Ref()}
+		return nil, &ErrUnknownState{e.State, w.Ref().String()}
 	}
 	ev := &Evaluation{State: c.ID, Terminal: c.Terminal}
-	for _, o := range e.Plan.Obligations {
-		if o.Timing.Kind == Always || appliesWithin(o.Timing, c) {
-			ev.InState = append(ev.InState, e.EvaluateSet(o.Requires, principleSource(o.Principle))...)
+	for i := range e.Plan.Obligations {
+		if o := &e.Plan.Obligations[i]; o.AppliesIn(c) {
+			ev.InState = append(ev.InState, e.EvaluateSet(o.Requires, principleSource(o.Principle.ID))...)
 		}
 	}
-	ev.InState = append(ev.InState, e.EvaluateSet(c.Requires, stateSource(c.ID))...)
+	ev.InState = append(ev.InState, e.EvaluateSet(&c.Requires, stateSource(c.ID))...)
 	for _, t := range w.Transitions {
 		if t.From != c.ID {
 			continue
@@ -80,26 +82,26 @@ func (e *Execution) Evaluate() (*Evaluation, error) {
 	return ev, nil
 }
 
-func (e *Execution) evaluateMove(c *State, t Transition) Move {
+func (e *Execution) evaluateMove(c *workflow.State, t *workflow.Transition) Move {
 	m := Move{From: c.ID, To: t.To}
 	when := t.When
 	if when == nil {
 		when = predicate.Always{}
 	}
 	m.Guard = predicate.Explain(when, e.facts, e.Plan.Scales)
-	m.Items = e.EvaluateSet(t.Requires, transitionSource(c.ID, t.To))
-	target := e.Plan.Workflow.State(t.To)
+	m.Items = e.EvaluateSet(&t.Requires, transitionSource(c.ID, t.To))
+	target := e.Plan.Workflow.States[t.To]
 	if target != nil {
-		m.Items = append(m.Items, e.EvaluateSet(target.Requires, stateSource(target.ID))...)
+		m.Items = append(m.Items, e.EvaluateSet(&target.Requires, stateSource(target.ID))...)
 	}
-	for _, o := range e.Plan.Obligations {
-		if target != nil && blocksEntryTo(o.Timing, target) {
-			m.Items = append(m.Items, e.EvaluateSet(o.Requires, principleSource(o.Principle))...)
+	for i := range e.Plan.Obligations {
+		if o := &e.Plan.Obligations[i]; target != nil && o.BlocksEntryTo(target) {
+			m.Items = append(m.Items, e.EvaluateSet(o.Requires, principleSource(o.Principle.ID))...)
 		}
 	}
-	for _, o := range e.Plan.Obligations {
-		if o.Timing.Kind == Always || appliesWithin(o.Timing, c) {
-			m.Items = append(m.Items, e.EvaluateSet(o.Requires, principleSource(o.Principle))...)
+	for i := range e.Plan.Obligations {
+		if o := &e.Plan.Obligations[i]; o.AppliesIn(c) {
+			m.Items = append(m.Items, e.EvaluateSet(o.Requires, principleSource(o.Principle.ID))...)
 		}
 	}
 	m.Permitted = m.Guard.Truth == predicate.True && allTrue(m.Items) && target != nil
@@ -108,16 +110,17 @@ func (e *Execution) evaluateMove(c *State, t Transition) Move {
 
 // completionItems lists the completion set (engine.md §4.7).
 func (e *Execution) completionItems() []Item {
-	items := e.EvaluateSet(e.Plan.Completion, SourceCompletion)
-	for _, o := range e.Plan.Obligations {
-		if o.Timing.Kind == Always || slices.ContainsFunc(e.Plan.Workflow.States, func(s *State) bool {
-			return isCompletionState(s) && blocksEntryTo(o.Timing, s)
+	items := e.EvaluateSet(&e.Plan.Completion, SourceCompletion)
+	for i := range e.Plan.Obligations {
+		o := &e.Plan.Obligations[i]
+		if o.Timing.Kind == protocol.Always || slices.ContainsFunc(e.Plan.states, func(s *workflow.State) bool {
+			return isCompletionState(s) && o.BlocksEntryTo(s)
 		}) {
-			items = append(items, e.EvaluateSet(o.Requires, principleSource(o.Principle))...)
+			items = append(items, e.EvaluateSet(o.Requires, principleSource(o.Principle.ID))...)
 		}
 	}
 	for _, p := range e.Plan.InForce {
-		items = append(items, e.EvaluateSet(&ReqSet{Evidence: p.Evidence}, principleSource(p.ID))...)
+		items = append(items, e.EvaluateSet(&workflow.RequirementSet{Evidence: p.Evidence}, principleSource(p.ID))...)
 		for _, v := range p.Verification {
 			it := e.verificationItem(v)
 			it.Source = principleSource(p.ID)
@@ -133,16 +136,26 @@ func allTrue(items []Item) bool {
 
 // targets reports whether a timing's target is state s or one of its
 // phases.
-func targets(t Timing, s *State) bool {
+func targets(t protocol.Timing, s *workflow.State) bool {
 	if t.State != "" {
 		return t.State == s.ID
 	}
 	return slices.Contains(s.Phases, t.Phase)
 }
 
-func blocksEntryTo(t Timing, s *State) bool { return t.Kind == Before && targets(t, s) }
-func appliesWithin(t Timing, s *State) bool { return t.Kind == During && targets(t, s) }
-func isCompletionState(s *State) bool       { return s.Terminal || slices.Contains(s.Phases, "completion") }
+// blocksEntryTo reports whether t binds before s; a kind that is neither
+// always nor during reads as before, the default timing.
+func blocksEntryTo(t protocol.Timing, s *workflow.State) bool {
+	return t.Kind != protocol.Always && t.Kind != protocol.During && targets(t, s)
+}
+
+func appliesWithin(t protocol.Timing, s *workflow.State) bool {
+	return t.Kind == protocol.During && targets(t, s)
+}
+
+func isCompletionState(s *workflow.State) bool {
+	return s.Terminal || slices.Contains(s.Phases, "completion")
+}
 
 // BlockingReasons returns the reasons nothing may move (engine.md §5): the
 // unmet completion lines when the state has no way out, otherwise every

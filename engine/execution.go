@@ -9,6 +9,7 @@ import (
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 // Entry is one evidence log entry: the record and the state it arrived in.
@@ -160,7 +161,7 @@ func (e *Execution) derive() {
 	for _, s := range e.Entered {
 		now["state."+strings.Join(splitState(s), ".")+".entered"] = predicate.Bool(true)
 	}
-	if ws := e.Plan.Workflow.State(e.State); ws != nil {
+	if ws := e.Plan.Workflow.States[e.State]; ws != nil {
 		now["workflow.terminal"] = predicate.Bool(ws.Terminal)
 	}
 	for k, n := range st.count {
@@ -198,7 +199,7 @@ func splitState(s string) []string {
 
 // matchEvidence counts the records matching r within r's own horizon, and
 // returns the latest matching record that only that horizon excluded.
-func (e *Execution) matchEvidence(r EvidenceReq) (int, *evidence.Record) {
+func (e *Execution) matchEvidence(r workflow.EvidenceReq) (int, *evidence.Record) {
 	n := 0
 	var stale *evidence.Record
 	for i := range e.Evidence {
@@ -206,7 +207,7 @@ func (e *Execution) matchEvidence(r EvidenceReq) (int, *evidence.Record) {
 		if !recordMatches(r, rec) {
 			continue
 		}
-		if r.Horizon > 0 && !covers(r.Horizon, rec.ObservedAt, e.Now) {
+		if r.HorizonDays > 0 && !covers(int(r.HorizonDays), rec.ObservedAt, e.Now) {
 			if stale == nil || rec.ObservedAt >= stale.ObservedAt {
 				stale = rec
 			}
@@ -218,7 +219,7 @@ func (e *Execution) matchEvidence(r EvidenceReq) (int, *evidence.Record) {
 }
 
 // recordMatches applies engine.md §4.4 rules 1–4.
-func recordMatches(r EvidenceReq, rec *evidence.Record) bool {
+func recordMatches(r workflow.EvidenceReq, rec *evidence.Record) bool {
 	if rec.Kind() != r.Kind || rec.Kind() == "ess_conformance_v2" {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aepflow/aepflow/engine/evidence"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 // factStore is what an execution's fact store is built from, kept between
@@ -40,7 +41,7 @@ type factStore struct {
 // evidenceItem is one evidence requirement and the records that meet it
 // within its own horizon.
 type evidenceItem struct {
-	req     EvidenceReq
+	req     workflow.EvidenceReq
 	matched int
 }
 
@@ -56,23 +57,22 @@ func newFactStore(e *Execution) *factStore {
 		now: e.Now, observed: predicate.MapFacts{},
 		count: map[string]int{}, first: map[string]int{}, last: map[string]int{},
 	}
-	add := func(r EvidenceReq) int {
+	add := func(r workflow.EvidenceReq) int {
 		st.items = append(st.items, evidenceItem{req: r})
 		return len(st.items) - 1
 	}
-	addSet := func(s *ReqSet) {
+	addSet := func(s *workflow.RequirementSet) {
 		if s == nil {
 			return
 		}
 		for _, r := range s.Evidence {
 			st.direct = append(st.direct, add(r))
 		}
-		for _, c := range s.Conditional {
+		for i := range s.Conditional {
+			c := &s.Conditional[i]
 			ci := conditionalItems{when: c.When}
-			if c.Require != nil {
-				for _, r := range c.Require.Evidence {
-					ci.items = append(ci.items, add(r))
-				}
+			for _, r := range c.Require.Evidence {
+				ci.items = append(ci.items, add(r))
 			}
 			st.conditional = append(st.conditional, ci)
 		}
@@ -80,9 +80,9 @@ func newFactStore(e *Execution) *factStore {
 	for _, o := range e.Plan.Obligations {
 		addSet(o.Requires)
 	}
-	addSet(e.Plan.Completion)
+	addSet(&e.Plan.Completion)
 	for _, p := range e.Plan.InForce {
-		addSet(&ReqSet{Evidence: p.Evidence})
+		addSet(&workflow.RequirementSet{Evidence: p.Evidence})
 	}
 	return st
 }
@@ -106,7 +106,7 @@ func (st *factStore) tally(i int, rec *evidence.Record, lapsed bool) {
 	}
 	for j := range st.items {
 		r := &st.items[j].req
-		if recordMatches(*r, rec) && (r.Horizon <= 0 || covers(r.Horizon, rec.ObservedAt, st.now)) {
+		if recordMatches(*r, rec) && (r.HorizonDays <= 0 || covers(int(r.HorizonDays), rec.ObservedAt, st.now)) {
 			st.items[j].matched++
 		}
 	}
@@ -116,7 +116,7 @@ func (st *factStore) tally(i int, rec *evidence.Record, lapsed bool) {
 // each conditional whose `when` is not False against observed.
 func (st *factStore) missing(observed predicate.MapFacts, scales predicate.Scales) int {
 	n := 0
-	unmet := func(j int) bool { return st.items[j].matched < st.items[j].req.AtLeast }
+	unmet := func(j int) bool { return st.items[j].matched < int(st.items[j].req.AtLeast) }
 	for _, j := range st.direct {
 		if unmet(j) {
 			n++

@@ -11,6 +11,7 @@ import (
 	"github.com/aepflow/aepflow/engine/evidence"
 	"github.com/aepflow/aepflow/internal/testshared"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 // randomRecord is a record of one of the kinds the derived facts and the
@@ -74,7 +75,7 @@ func referenceFacts(e *Execution) (predicate.MapFacts, []bool) {
 	for _, s := range e.Entered {
 		f["state."+strings.Join(splitState(s), ".")+".entered"] = predicate.Bool(true)
 	}
-	if st := e.Plan.Workflow.State(e.State); st != nil {
+	if st := e.Plan.Workflow.States[e.State]; st != nil {
 		f["workflow.terminal"] = predicate.Bool(st.Terminal)
 	}
 	count := map[string]int{}
@@ -104,18 +105,18 @@ func referenceFacts(e *Execution) (predicate.MapFacts, []bool) {
 	}
 	f["approvals.granted"] = predicate.Number(float64(granted))
 	f["evidence.lapsed"] = predicate.Number(float64(lapsed))
-	met := func(r EvidenceReq) bool {
+	met := func(r workflow.EvidenceReq) bool {
 		n := 0
 		for i := range e.Evidence {
 			rec := &e.Evidence[i].Record
-			if recordMatches(r, rec) && (r.Horizon <= 0 || covers(r.Horizon, rec.ObservedAt, e.Now)) {
+			if recordMatches(r, rec) && (r.HorizonDays == 0 || covers(int(r.HorizonDays), rec.ObservedAt, e.Now)) {
 				n++
 			}
 		}
-		return n >= r.AtLeast
+		return n >= int(r.AtLeast)
 	}
 	missing := 0
-	countSet := func(s *ReqSet) {
+	countSet := func(s *workflow.RequirementSet) {
 		if s == nil {
 			return
 		}
@@ -124,7 +125,8 @@ func referenceFacts(e *Execution) (predicate.MapFacts, []bool) {
 				missing++
 			}
 		}
-		for _, c := range s.Conditional {
+		for i := range s.Conditional {
+			c := &s.Conditional[i]
 			if predicate.Eval(c.When, observed, e.Plan.Scales) == predicate.False {
 				continue
 			}
@@ -138,9 +140,9 @@ func referenceFacts(e *Execution) (predicate.MapFacts, []bool) {
 	for _, o := range e.Plan.Obligations {
 		countSet(o.Requires)
 	}
-	countSet(e.Plan.Completion)
+	countSet(&e.Plan.Completion)
 	for _, p := range e.Plan.InForce {
-		countSet(&ReqSet{Evidence: p.Evidence})
+		countSet(&workflow.RequirementSet{Evidence: p.Evidence})
 	}
 	f["evidence.missing"] = predicate.Number(float64(missing))
 	f["required_evidence.missing"] = predicate.Number(float64(missing))
@@ -159,9 +161,7 @@ func TestFactsIncrementalAsRebuilt(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 13))
 	for name, plan := range plans {
 		states := []string{"not-a-state"} // an undeclared state derives no workflow.terminal
-		for _, st := range plan.Workflow.States {
-			states = append(states, st.ID)
-		}
+		states = append(states, plan.Workflow.StateIDs()...)
 		for trial := range 25 {
 			e := NewExecution(plan, nil, testNow)
 			for step := range 30 {

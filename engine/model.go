@@ -1,14 +1,21 @@
 // Package engine gives AEP documents their meaning and runs them
-// (engine.md §1–§6): it reads the document tree (protocols, principles,
-// workflows, profiles) through package tree, whose shared models (packages
-// protocol and workflow) decode and validate every document, and turns those
-// models into its evaluation types in one adapter (FromTree). It resolves a
-// task into a plan (extends chains, profile merge, principles in force,
-// obligations and their timing, completion), builds the fact store in its
-// exact order, evaluates requirement sets into rendered lines, and answers
-// evaluate and transition for an execution that can be snapshotted and
-// restored. It also reads run directories (engine.md §7) without ever
-// writing.
+// (engine.md §1–§6). It evaluates the shared document models directly:
+// the tree it resolves against is a *tree.Tree, and the documents in it are
+// protocol.Protocol, protocol.Principle, protocol.Profile and
+// workflow.Workflow, their requirement sets workflow.RequirementSet. It
+// resolves a task into a Plan (extends chains, profile merge, principles
+// in force, obligations and their timing, completion), builds the fact
+// store in its exact order, evaluates requirement sets into rendered lines,
+// and answers evaluate and transition for an execution that can be
+// snapshotted and restored. It also reads run directories (engine.md §7)
+// without ever writing.
+//
+// What only evaluation needs is a view the engine derives from the shared
+// models, never a copy of them: a MergedProtocol and a MergedProfile (a
+// chain merged), an Obligation (a principle's timed set with its id), the
+// Plan (a task resolved). Artifact kinds are read through their aliases
+// (engine.md §2.4) wherever the engine compares or prints one. Requirement
+// lines are printed by package reqtext, the printer package render uses too.
 //
 // It is not a command: flags, files on the command line and exit codes live
 // in cmd/aepflow. It is not a decoder of governing documents: only the
@@ -19,169 +26,116 @@
 package engine
 
 import (
-	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/ident"
+	"slices"
+	"strings"
+
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/protocol"
+	"github.com/aepflow/aepflow/workflow"
 )
 
-// Scale is one ordered list of texts from a protocol's `scales`, lowest
-// first.
-type Scale struct {
-	Name   string
-	Values []string
-}
-
-// Protocol is the engine's view of a protocol.Protocol (only what the
-// engine reads), built by FromTree.
-type Protocol struct {
-	ID            string
-	Version       uint32
-	Extends       *ident.Ref
-	Phases        []string
-	EvidenceKinds []string
-	Verifiers     []string
-	ArtifactKinds []string
-	Observables   []string
-	Scales        []Scale
-	File          string
-}
-
-// Ref returns the protocol's pinned reference `<id>/<version>`.
-func (p *Protocol) Ref() string { return ident.Ref{ID: p.ID, Major: p.Version}.String() }
-
-// TimingKind says when an obligation holds.
-type TimingKind int
-
-const (
-	// Before: the obligation must hold before entering its target.
-	Before TimingKind = iota
-	// During: the obligation must hold while inside its target.
-	During
-	// Always: the obligation holds in every state and move.
-	Always
-)
-
-// Timing is an obligation's timing: Kind with a target phase or state.
-type Timing struct {
-	Kind  TimingKind
-	Phase string
-	State string
-}
-
-// Slug returns the timing's obligation-id part: `always`,
-// `before-<phase>`, `during-<state with . and / as ->`.
-func (t Timing) Slug() string {
-	var prefix string
-	switch t.Kind {
-	case Always:
-		return "always"
-	case Before:
-		prefix = "before-"
-	default:
-		prefix = "during-"
-	}
-	if t.State != "" {
-		return prefix + slugState(t.State)
-	}
-	return prefix + t.Phase
-}
-
-// Obligation is one timed requirement set of a principle.
-type Obligation struct {
-	ID        string
-	Principle string
-	Timing    Timing
-	Requires  *ReqSet
-}
-
-// Verification is a principle's `verification:` item: the verifier must
-// have spoken (engine.md §4.2).
-type Verification struct {
-	Verifier    string
-	Claim       string
-	SubjectKind string
-}
-
-// Principle is the engine's view of a protocol.Principle: its `requires`
-// and explicit obligations as named, timed Obligations.
-type Principle struct {
-	ID           string
-	Version      uint32
-	AppliesWhen  predicate.Predicate
-	Obligations  []Obligation
-	Evidence     []EvidenceReq
-	Verification []Verification
-	File         string
-}
-
-// Fact is one named fact value from a profile's or task's `facts`.
+// Fact is one named fact value: a task's `constraints.facts`, a profile's
+// `facts`, or a plan fact (engine.md §1.3 step 5).
 type Fact struct {
 	Path  string
 	Value predicate.Value
 }
 
-// Profile is the engine's view of a protocol.Profile (before merging its
-// extends chain). Principles and Without hold the references as written.
-type Profile struct {
-	ID         string
-	Version    uint32
-	Protocol   ident.Ref
-	Extends    string
-	Workflow   *ident.Ref
-	Principles []string
-	Without    []string
-	Completion *ReqSet
-	Facts      []Fact
-	File       string
-	// Pos is the position of the document's root node (1-based, columns
-	// in code points); zero when unknown.
-	Pos diag.Pos
+// Obligation is one timed requirement set of a principle (engine.md §4.6),
+// with the id the engine gives it.
+type Obligation struct {
+	// ID is `<principle>/<timing slug>` for a set of `requires` and
+	// `<principle>/<id>` for an explicit obligation; a repeated id is
+	// numbered `-2`, `-3`, … in order.
+	ID string
+	// Principle is the principle that declares it.
+	Principle *protocol.Principle
+	// Timing is when it binds, as the principle states it.
+	Timing protocol.Timing
+	// Requires is the set owed, the principle's own (never nil).
+	Requires *workflow.RequirementSet
+	// Description is an explicit obligation's `description` (nil for a
+	// set of `requires`, or when absent).
+	Description *string
 }
 
-// State is one workflow state.
-type State struct {
-	ID       string
-	Terminal bool
-	Phases   []string
-	Requires *ReqSet
+// Obligations returns the obligations of principle p: the timed sets of
+// `requires` (keyed ones in key order, the gathered set last), then the
+// explicit obligations in document order (engine.md §4.6). Each call
+// builds a fresh slice; the sets are p's own.
+func Obligations(p *protocol.Principle) []Obligation {
+	return appendObligations(nil, p)
 }
 
-// Transition is one workflow transition; When is Always when absent.
-type Transition struct {
-	From, To string
-	When     predicate.Predicate
-	Requires *ReqSet
+// appendObligations appends the obligations of p to dst and returns the
+// extended slice (Resolve gathers every principle's into one).
+func appendObligations(dst []Obligation, p *protocol.Principle) []Obligation {
+	start := len(dst)
+	dst = slices.Grow(dst, len(p.Requires)+len(p.Obligations))
+	for i := range p.Requires {
+		rq := &p.Requires[i]
+		dst = append(dst, Obligation{ID: timedID(p.ID, rq.Timing), Principle: p, Timing: rq.Timing, Requires: &rq.Set})
+	}
+	for i := range p.Obligations {
+		o := &p.Obligations[i]
+		dst = append(dst, Obligation{ID: p.ID + "/" + o.ID, Principle: p, Timing: o.Timing, Requires: &o.Set, Description: o.Description})
+	}
+	numberRepeats(dst[start:])
+	return dst
 }
 
-// Workflow is the engine's view of a workflow.Workflow: states in byte
-// order of their ids, transitions in document order.
-type Workflow struct {
-	ID          string
-	Version     uint32
-	Initial     string
-	States      []*State
-	Transitions []Transition
-	File        string
-}
-
-// State returns the state with id, or nil.
-func (w *Workflow) State(id string) *State {
-	for _, s := range w.States {
-		if s.ID == id {
-			return s
+// numberRepeats suffixes repeated obligation ids with -2, -3, … in order.
+// It numbers from the last entry back, so the ids it compares are still
+// as built; a principle holds a handful of obligations, so a scan costs
+// less than a map.
+func numberRepeats(obs []Obligation) {
+	for i := len(obs) - 1; i > 0; i-- {
+		n := 1
+		for j := range i {
+			if obs[j].ID == obs[i].ID {
+				n++
+			}
+		}
+		if n > 1 {
+			obs[i].ID += "-" + itoa(n)
 		}
 	}
-	return nil
 }
 
-// Ref returns `<id>/<version>`.
-func (w *Workflow) Ref() string { return ident.Ref{ID: w.ID, Major: w.Version}.String() }
-
-// Documents is the engine's view of a loaded document tree: the four
-// kinds it needs, each in load order (LoadDocuments, FromTree).
-type Documents struct {
-	Protocols  []*Protocol
-	Principles []*Principle
-	Workflows  []*Workflow
-	Profiles   []*Profile
+// timedID returns the id of principle's set timed t:
+// `<principle>/<timing slug>`, the slug `always`, `before-<phase>` or
+// `during-<state with . and / as ->` (engine.md §4.6).
+func timedID(principle string, t protocol.Timing) string {
+	prefix := "/before-"
+	switch t.Kind {
+	case protocol.Always:
+		return principle + "/always"
+	case protocol.During:
+		prefix = "/during-"
+	}
+	if t.State != "" {
+		return principle + prefix + slugState(t.State)
+	}
+	return principle + prefix + t.Phase
 }
+
+// slugState returns a state id with `.` and `/` as `-`; strings.Map
+// returns an id that has neither unchanged.
+func slugState(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '.' || r == '/' {
+			return '-'
+		}
+		return r
+	}, s)
+}
+
+// AppliesIn reports whether the obligation is owed while inside state s:
+// it binds always, or during s or a phase of s.
+func (o *Obligation) AppliesIn(s *workflow.State) bool {
+	return o.Timing.Kind == protocol.Always || appliesWithin(o.Timing, s)
+}
+
+// BlocksEntryTo reports whether the obligation must hold before entering
+// state s: it binds before s or a phase of s.
+func (o *Obligation) BlocksEntryTo(s *workflow.State) bool { return blocksEntryTo(o.Timing, s) }

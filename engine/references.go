@@ -8,6 +8,7 @@ import (
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 // CheckReferences resolves every reference the profiles and protocols of
@@ -20,25 +21,24 @@ import (
 // `aepflow validate` refuses what `evaluate` and the hook would refuse,
 // and blames the document, not a task.
 func CheckReferences(t *tree.Tree) diag.List {
-	docs := FromTree(t)
 	var diags diag.List
 	for _, ref := range t.ProtocolRefs() {
-		diags.Extend(docs.protocolReferences(t.Protocols[ref]))
+		diags.Extend(protocolReferences(t, t.Protocols[ref]))
 	}
 	for _, id := range t.ProfileIDs() {
-		diags.Extend(docs.profileReferences(t, t.Profiles[id]))
+		diags.Extend(profileReferences(t, t.Profiles[id]))
 	}
 	return diags.Sorted()
 }
 
-// protocolReferences checks p's extends chain.
-func (docs *Documents) protocolReferences(p *protocol.Protocol) diag.List {
+// protocolReferences checks p's extends chain in t.
+func protocolReferences(t *tree.Tree, p *protocol.Protocol) diag.List {
 	if p.Extends == nil {
 		return nil
 	}
-	if _, err := docs.MergeProtocol(p.Ref()); err != nil && (docs.protocol(*p.Extends) == nil || isChainBound(err)) {
+	if _, err := MergeProtocol(t, p.Ref()); err != nil && (t.Protocols[*p.Extends] == nil || isChainBound(err)) {
 		d := asFailure(err)
-		if docs.protocol(*p.Extends) == nil {
+		if t.Protocols[*p.Extends] == nil {
 			d = failf("protocol `%s` extends `%s`, which is not in the tree", p.Ref(), p.Extends)
 		}
 		return diag.List{d.At(p.File, p.ExtendsPos).WithPath(p.Location() + ".extends")}
@@ -48,7 +48,7 @@ func (docs *Documents) protocolReferences(p *protocol.Protocol) diag.List {
 
 // profileReferences checks what profile p names itself; what it inherits
 // is checked at the profile that names it.
-func (docs *Documents) profileReferences(t *tree.Tree, p *protocol.Profile) diag.List {
+func profileReferences(t *tree.Tree, p *protocol.Profile) diag.List {
 	var diags diag.List
 	put := func(d diag.Diagnostic, pos diag.Pos, key string) {
 		diags.Add(d.At(p.File, pos).WithPath(p.Location() + "." + key))
@@ -63,31 +63,31 @@ func (docs *Documents) profileReferences(t *tree.Tree, p *protocol.Profile) diag
 		put(d, pos, key)
 	}
 	if p.Extends != "" {
-		if _, err := docs.MergeProfile(p.ID); err != nil && (docs.profileByID(p.Extends) == nil || isChainBound(err)) {
+		if _, err := MergeProfile(t, p.ID); err != nil && (t.Profiles[p.Extends] == nil || isChainBound(err)) {
 			// The engine's own diagnostic, with its "did you mean".
 			put(asFailure(err), p.ExtendsPos, "extends")
 		}
 	}
-	if docs.protocol(p.Protocol) == nil {
-		missing(p.ProtocolPos, "protocol", p.Protocol.String(), docs.protocolIDs(), "profile `%s` names protocol `%s`, which is not in the tree", p.ID, p.Protocol)
-	} else if _, err := docs.MergeProtocol(p.Protocol); err != nil && isChainBound(err) {
+	if t.Protocols[p.Protocol] == nil {
+		missing(p.ProtocolPos, "protocol", p.Protocol.String(), protocolIDs(t), "profile `%s` names protocol `%s`, which is not in the tree", p.ID, p.Protocol)
+	} else if _, err := MergeProtocol(t, p.Protocol); err != nil && isChainBound(err) {
 		put(asFailure(err), p.ProtocolPos, "protocol")
 	}
-	if p.Workflow != nil && docs.workflowFor(*p.Workflow) == nil {
+	if p.Workflow != nil && workflowFor(t, *p.Workflow) == nil {
 		if w := t.Workflows[p.Workflow.ID]; w != nil {
 			put(failf("workflow `%s` of profile `%s` is not in the tree", p.Workflow, p.ID).
 				WithHint("the tree holds `%s` at version %d", w.ID, w.Version), p.WorkflowPos, "workflow")
 		} else {
-			missing(p.WorkflowPos, "workflow", p.Workflow.ID, docs.workflowIDs(), "workflow `%s` of profile `%s` is not in the tree", p.Workflow, p.ID)
+			missing(p.WorkflowPos, "workflow", p.Workflow.ID, t.WorkflowIDs(), "workflow `%s` of profile `%s` is not in the tree", p.Workflow, p.ID)
 		}
 	}
 	for i, r := range p.Principles {
-		if docs.principleByID(r.String()) == nil {
+		if t.Principles[r.String()] == nil {
 			pos := diag.Pos{}
 			if i < len(p.PrinciplePos) {
 				pos = p.PrinciplePos[i]
 			}
-			missing(pos, "principles", r.String(), docs.principleIDs(), "principle `%s` of profile `%s` is not in the tree", r, p.ID)
+			missing(pos, "principles", r.String(), t.PrincipleIDs(), "principle `%s` of profile `%s` is not in the tree", r, p.ID)
 		}
 	}
 	return diags
@@ -99,15 +99,12 @@ func isChainBound(err error) bool {
 	return strings.Contains(err.Error(), "levels deep (or in a cycle)")
 }
 
-// workflowFor returns the workflow a profile's reference names, as Resolve
-// picks it: the one with its id whose version the reference accepts (nil
-// when there is none).
-func (docs *Documents) workflowFor(ref ident.Ref) *Workflow {
-	var found *Workflow
-	for _, w := range docs.Workflows {
-		if w.ID == ref.ID && ref.Accepts(w.Version) {
-			found = w
-		}
+// workflowFor returns the workflow of t a profile's reference names, as
+// Resolve picks it: the one with its id (a tree holds one major per id)
+// when the reference accepts its version, else nil.
+func workflowFor(t *tree.Tree, ref ident.Ref) *workflow.Workflow {
+	if w := t.Workflows[ref.ID]; w != nil && ref.Accepts(w.Version) {
+		return w
 	}
-	return found
+	return nil
 }

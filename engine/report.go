@@ -22,7 +22,7 @@ func NewReport(e *Execution) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Report{Task: e.Plan.Task.ID, Workflow: e.Plan.Workflow.Ref(), Evidence: len(e.Evidence), Evaluation: ev}, nil
+	return &Report{Task: e.Plan.Task.ID, Workflow: e.Plan.Workflow.Ref().String(), Evidence: len(e.Evidence), Evaluation: ev}, nil
 }
 
 // WriteText prints the report for people: the state and what is owed in

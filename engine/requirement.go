@@ -8,7 +8,10 @@ import (
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/protocol"
+	"github.com/aepflow/aepflow/reqtext"
 	"github.com/aepflow/aepflow/vocab"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 func isNamedVerifier(v string) bool { return vocab.IsNamedVerifier(v) }
@@ -66,12 +69,13 @@ func transitionSource(f, t string) string { return "transition " + f + " -> " + 
 const SourceCompletion = "completion"
 
 // EvaluateSet evaluates a requirement set against the execution's facts
-// (engine.md §4.1 order), every item sourced source.
-func (e *Execution) EvaluateSet(s *ReqSet, source string) []Item {
+// (engine.md §4.1 order), every item sourced source; a nil set holds
+// nothing.
+func (e *Execution) EvaluateSet(s *workflow.RequirementSet, source string) []Item {
 	return e.evalSet(s, source, "")
 }
 
-func (e *Execution) evalSet(s *ReqSet, source, advisory string) []Item {
+func (e *Execution) evalSet(s *workflow.RequirementSet, source, advisory string) []Item {
 	if s == nil {
 		return nil
 	}
@@ -95,15 +99,17 @@ func (e *Execution) evalSet(s *ReqSet, source, advisory string) []Item {
 	for _, r := range s.Approvals {
 		add(e.approvalItem(r))
 	}
-	for _, c := range s.Conditional {
+	for i := range s.Conditional {
+		c := &s.Conditional[i]
 		head, applies := e.conditionalItem(c)
 		add(head)
 		if applies {
-			out = append(out, e.evalSet(c.Require, source, advisory)...)
+			out = append(out, e.evalSet(&c.Require, source, advisory)...)
 		}
 	}
-	for _, a := range s.Advisory {
-		out = append(out, e.evalSet(a.Require, source, a.Owner+" until "+a.ExitCriterion)...)
+	for i := range s.Advisory {
+		a := &s.Advisory[i]
+		out = append(out, e.evalSet(&a.Require, source, a.Owner+" until "+a.ExitCriterion)...)
 	}
 	return out
 }
@@ -124,73 +130,51 @@ func (e *Execution) predicateItem(p predicate.Predicate) Item {
 	return it
 }
 
-// EvidenceText renders an evidence requirement:
-// `evidence <kind>[ x<n>][ for <subject>][ from <verifier>][ (independent)][ within <N>d]`.
-func EvidenceText(r EvidenceReq) string {
-	var b strings.Builder
-	b.WriteString("evidence " + r.Kind)
-	if r.AtLeast != 1 {
-		fmt.Fprintf(&b, " x%d", r.AtLeast)
-	}
-	if r.Subject != "" {
-		b.WriteString(" for " + r.Subject)
-	}
-	if r.Verifier != "" {
-		b.WriteString(" from " + r.Verifier)
-	}
-	if r.Independent {
-		b.WriteString(" (independent)")
-	}
-	if r.Horizon > 0 {
-		fmt.Fprintf(&b, " within %dd", r.Horizon)
-	}
-	return b.String()
-}
-
-func (e *Execution) evidenceItem(r EvidenceReq) Item {
-	it := Item{Flavour: "evidence", Requirement: EvidenceText(r), Truth: predicate.True}
+func (e *Execution) evidenceItem(r workflow.EvidenceReq) Item {
+	it := Item{Flavour: "evidence", Requirement: reqtext.Evaluation.Evidence(r), Truth: predicate.True}
 	n, stale := e.matchEvidence(r)
-	if n >= r.AtLeast {
+	if n >= int(r.AtLeast) {
 		return it
 	}
 	it.Truth = predicate.Unknown
 	if stale != nil {
-		lapse := stale.ObservedAt + int64(r.Horizon)*86_400_000
+		lapse := stale.ObservedAt + int64(r.HorizonDays)*86_400_000
 		it.Detail = fmt.Sprintf("last observed %s, beyond its %dd horizon since %s",
-			evidence.FormatDate(stale.ObservedAt), r.Horizon, evidence.FormatDate(lapse))
+			evidence.FormatDate(stale.ObservedAt), r.HorizonDays, evidence.FormatDate(lapse))
 		return it
 	}
 	it.Detail = fmt.Sprintf("%d of %d required record(s) submitted", n, r.AtLeast)
 	return it
 }
 
-// ArtifactText renders an artifact requirement:
-// `artifact <kind>[ (<status>)][ x<n>][ which <rel>]`.
-func ArtifactText(r ArtifactReq) string {
-	var b strings.Builder
-	b.WriteString("artifact " + r.Kind)
-	if r.Status != "" {
-		b.WriteString(" (" + r.Status + ")")
-	}
-	if r.AtLeast != 1 {
-		fmt.Fprintf(&b, " x%d", r.AtLeast)
-	}
-	if rel := r.Relation; rel != nil {
-		b.WriteString(" which " + rel.Kind)
-		switch {
-		case rel.TargetKind != "" && rel.TargetTask:
-			b.WriteString(" a " + rel.TargetKind + " of this task")
-		case rel.TargetKind != "":
-			b.WriteString(" a " + rel.TargetKind)
-		case rel.TargetTask:
-			b.WriteString(" this task")
+// canonicalArtifact returns r with its kind and its relation's target kind
+// read through their aliases (engine.md §2.4): the item the engine matches
+// and prints.
+func canonicalArtifact(r workflow.ArtifactReq) workflow.ArtifactReq {
+	r.Kind = canonicalKind(r.Kind)
+	if rel := r.Relation; rel != nil && rel.TargetKind != "" {
+		if k := canonicalKind(rel.TargetKind); k != rel.TargetKind {
+			c := *rel
+			c.TargetKind = k
+			r.Relation = &c
 		}
 	}
-	return b.String()
+	return r
 }
 
-func (e *Execution) artifactItem(r ArtifactReq) Item {
-	it := Item{Flavour: "artifact", Requirement: ArtifactText(r), Truth: predicate.True}
+// canonicalKind resolves an artifact kind alias (`adr`, `spec`, …); the
+// empty kind stays empty.
+func canonicalKind(k string) string {
+	if k == "" {
+		return ""
+	}
+	c, _ := artifact.CanonicalKind(k)
+	return c
+}
+
+func (e *Execution) artifactItem(r workflow.ArtifactReq) Item {
+	r = canonicalArtifact(r)
+	it := Item{Flavour: "artifact", Requirement: reqtext.Artifact(r), Truth: predicate.True}
 	work := e.Plan.Task.DeclaredWork()
 	n := 0
 	for _, a := range e.Graph.OfKind(r.Kind) {
@@ -198,7 +182,7 @@ func (e *Execution) artifactItem(r ArtifactReq) Item {
 			n++
 		}
 	}
-	if n >= r.AtLeast {
+	if n >= int(r.AtLeast) {
 		return it
 	}
 	all := e.Graph.OfKind(r.Kind)
@@ -215,7 +199,7 @@ func (e *Execution) artifactItem(r ArtifactReq) Item {
 		decl = append(decl, a.String())
 	}
 	it.Detail = "declared: " + strings.Join(decl, ", ")
-	if r.Relation != nil && r.Relation.TargetTask {
+	if r.Relation != nil && r.Relation.Target == "task" {
 		if len(e.Plan.Task.DerivedFrom) == 0 {
 			it.Detail += "; the task declares no work"
 		} else {
@@ -225,8 +209,8 @@ func (e *Execution) artifactItem(r ArtifactReq) Item {
 	return it
 }
 
-// artifactMatches applies engine.md §4.5.
-func artifactMatches(r ArtifactReq, a artifact.Artifact, g *artifact.Graph, work []string) bool {
+// artifactMatches applies engine.md §4.5 to r, its kinds canonical.
+func artifactMatches(r workflow.ArtifactReq, a artifact.Artifact, g *artifact.Graph, work []string) bool {
 	if !artifact.IsA(a.Kind, r.Kind) {
 		return false
 	}
@@ -250,7 +234,7 @@ func artifactMatches(r ArtifactReq, a artifact.Artifact, g *artifact.Graph, work
 		if r.Relation.TargetKind != "" && !artifact.IsA(target.Kind, r.Relation.TargetKind) {
 			continue
 		}
-		if r.Relation.TargetTask && !slices.Contains(work, rel.Target) {
+		if r.Relation.Target == "task" && !slices.Contains(work, rel.Target) {
 			continue
 		}
 		return true
@@ -258,25 +242,11 @@ func artifactMatches(r ArtifactReq, a artifact.Artifact, g *artifact.Graph, work
 	return false
 }
 
-// ReviewText renders `review[ of <subject>| of a <kind>] is <result>[ (by a person)]`.
-func ReviewText(r ReviewReq) string {
-	s := "review"
-	switch {
-	case r.Subject != "":
-		s += " of " + r.Subject
-	case r.SubjectKind != "":
-		s += " of a " + r.SubjectKind
-	}
-	s += " is " + r.Result
-	if r.Human {
-		s += " (by a person)"
-	}
-	return s
-}
-
 // reviewItem is peripheral: the latest matching, non-lapsed review decides.
-func (e *Execution) reviewItem(r ReviewReq) Item {
-	it := Item{Flavour: "review", Requirement: ReviewText(r), Truth: predicate.Unknown, Detail: "no review is recorded"}
+// The requirement's subject kind is read through its aliases.
+func (e *Execution) reviewItem(r workflow.ReviewReq) Item {
+	r.SubjectKind = canonicalKind(r.SubjectKind)
+	it := Item{Flavour: "review", Requirement: reqtext.Review(r), Truth: predicate.Unknown, Detail: "no review is recorded"}
 	for i := len(e.Evidence) - 1; i >= 0; i-- {
 		rec := e.Evidence[i].Record
 		if rec.Kind() != "review" || e.lapsed[i] {
@@ -308,17 +278,9 @@ func (e *Execution) reviewItem(r ReviewReq) Item {
 	return it
 }
 
-// ApprovalText renders `approval <id>[ (by a person)]`.
-func ApprovalText(r ApprovalReq) string {
-	if r.Human {
-		return "approval " + r.ID + " (by a person)"
-	}
-	return "approval " + r.ID
-}
-
 // approvalItem is peripheral: the latest non-lapsed approval record decides.
-func (e *Execution) approvalItem(r ApprovalReq) Item {
-	it := Item{Flavour: "approval", Requirement: ApprovalText(r), Truth: predicate.Unknown, Detail: "no approval `" + r.ID + "` is recorded"}
+func (e *Execution) approvalItem(r workflow.ApprovalReq) Item {
+	it := Item{Flavour: "approval", Requirement: reqtext.Approval(r), Truth: predicate.Unknown, Detail: "no approval `" + r.ID + "` is recorded"}
 	for i := len(e.Evidence) - 1; i >= 0; i-- {
 		rec := e.Evidence[i].Record
 		if rec.Kind() != "approval" || e.lapsed[i] || rec.Value.Str("approval") != r.ID {
@@ -341,8 +303,11 @@ func (e *Execution) approvalItem(r ApprovalReq) Item {
 	return it
 }
 
-func (e *Execution) conditionalItem(c Conditional) (Item, bool) {
-	it := Item{Flavour: "conditional", Requirement: "if " + c.When.String() + " then …"}
+// conditionalItem is the head of a conditional: its line is elided
+// (engine.md §4.3), its nested items are evaluated after it when it
+// applies.
+func (e *Execution) conditionalItem(c *workflow.ConditionalReq) (Item, bool) {
+	it := Item{Flavour: "conditional", Requirement: reqtext.Elided(reqtext.ConditionalHead(*c))}
 	switch predicate.Eval(c.When, e.facts, e.Plan.Scales) {
 	case predicate.False:
 		it.Truth, it.Detail = predicate.True, "does not apply"
@@ -355,20 +320,11 @@ func (e *Execution) conditionalItem(c Conditional) (Item, bool) {
 	return it, true
 }
 
-// VerificationText renders `<verifier> must run[ for <claim>][ on a <kind>]`.
-func VerificationText(v Verification) string {
-	s := v.Verifier + " must run"
-	if v.Claim != "" {
-		s += " for " + v.Claim
-	}
-	if v.SubjectKind != "" {
-		s += " on a " + v.SubjectKind
-	}
-	return s
-}
-
-func (e *Execution) verificationItem(v Verification) Item {
-	it := Item{Flavour: "verification", Requirement: VerificationText(v), Truth: predicate.True}
+// verificationItem is a principle's verification item; its subject kind
+// is printed through its aliases.
+func (e *Execution) verificationItem(v protocol.Verification) Item {
+	v.SubjectKind = canonicalKind(v.SubjectKind)
+	it := Item{Flavour: "verification", Requirement: reqtext.Verification(v), Truth: predicate.True}
 	for i := range e.Evidence {
 		rec := &e.Evidence[i].Record
 		if e.lapsed[i] || !producedBy(rec, v.Verifier) {
@@ -391,18 +347,15 @@ func (e *Execution) verificationItem(v Verification) Item {
 // requirement in the plan declares (engine.md §4.4).
 func (p *Plan) collectHorizons() {
 	p.horizons = map[string]int{}
-	note := func(r EvidenceReq) {
-		if r.Horizon == 0 {
+	note := func(r workflow.EvidenceReq) {
+		if r.HorizonDays == 0 {
 			return
 		}
-		if h, ok := p.horizons[r.Kind]; !ok || r.Horizon < h {
-			p.horizons[r.Kind] = r.Horizon
+		if h, ok := p.horizons[r.Kind]; !ok || int(r.HorizonDays) < h {
+			p.horizons[r.Kind] = int(r.HorizonDays)
 		}
 	}
-	visit := func(s *ReqSet) {
-		if s == nil {
-			return
-		}
+	visit := func(s *workflow.RequirementSet) {
 		for _, r := range s.Evidence {
 			note(r)
 		}
@@ -420,14 +373,14 @@ func (p *Plan) collectHorizons() {
 	for _, o := range p.Obligations {
 		visit(o.Requires)
 	}
-	visit(p.Completion)
+	visit(&p.Completion)
 	for _, pr := range p.InForce {
-		visit(&ReqSet{Evidence: pr.Evidence})
+		visit(&workflow.RequirementSet{Evidence: pr.Evidence})
 	}
-	for _, s := range p.Workflow.States {
-		visit(s.Requires)
+	for _, s := range p.states {
+		visit(&s.Requires)
 	}
 	for _, t := range p.Workflow.Transitions {
-		visit(t.Requires)
+		visit(&t.Requires)
 	}
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/protocol"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 // Codes of resolution failures (engine.md §1.3).
@@ -23,38 +26,69 @@ const (
 // maxHops bounds every extends chain.
 const maxHops = 8
 
-// MergedProtocol is a protocol merged with its extends chain, base first.
+// MergedProtocol is a protocol merged with its extends chain, base first:
+// a view built from the chain's protocol.Protocol documents.
 type MergedProtocol struct {
-	Ref         string
-	Chain       []string // refs, the protocol first
+	// Ref is the protocol's `<id>/<version>`.
+	Ref string
+	// Chain lists the refs of the chain, the protocol first.
+	Chain []string
+	// Phases and Observables are the chain's unions, base first.
 	Phases      []string
 	Observables []string
-	Scales      predicate.Scales
+	// Scales holds each scale's nearest definition.
+	Scales predicate.Scales
 }
 
-// MergedProfile is a profile merged with its extends chain.
+// MergedProfile is a profile merged with its extends chain, child onto
+// base: a view built from the chain's protocol.Profile documents.
 type MergedProfile struct {
-	ID         string
-	Protocol   ident.Ref
-	Workflow   *ident.Ref
+	// ID and Protocol are the profile's own.
+	ID       string
+	Protocol ident.Ref
+	// Workflow is the nearest workflow reference of the chain (nil for
+	// none).
+	Workflow *ident.Ref
+	// Principles are the principle references in force, as written
+	// (`<id>` or `<id>/<major>`): the chain's union, base first, less each
+	// level's `without_principles`.
 	Principles []string
-	Completion *ReqSet
-	Facts      []Fact
+	// Completion is the chain's completion sets, base first, flavour by
+	// flavour.
+	Completion workflow.RequirementSet
+	// Facts are the chain's facts, a child's value replacing its base's.
+	Facts []Fact
 }
 
-// Plan is a resolved task (engine.md §1.3).
+// Plan is a resolved task (engine.md §1.3). The documents it points at are
+// the tree's own; the plan adds what resolution derives from them.
 type Plan struct {
-	Task        *Task
-	Protocol    *MergedProtocol
-	Profile     *MergedProfile
-	Workflow    *Workflow
-	Principles  []*Principle // step 4 order
-	InForce     []*Principle
+	// Task is the task resolved.
+	Task *Task
+	// Protocol is the task's protocol merged with its chain.
+	Protocol *MergedProtocol
+	// Profile is the task's profile merged with its chain.
+	Profile *MergedProfile
+	// Workflow is the tree's workflow the profile names.
+	Workflow *workflow.Workflow
+	// Principles are the principles named, in step 4 order; InForce those
+	// whose `applies_when` is not False against the plan facts.
+	Principles []*protocol.Principle
+	InForce    []*protocol.Principle
+	// Obligations are the in-force principles' obligations, in order.
 	Obligations []Obligation
-	Completion  *ReqSet
-	Facts       []Fact // plan facts in binding order
-	Scales      predicate.Scales
-	horizons    map[string]int
+	// Completion is the merged profile's completion set.
+	Completion workflow.RequirementSet
+	// Facts are the plan facts in binding order.
+	Facts []Fact
+	// Scales are the merged protocol's scales, which ordered comparisons
+	// read.
+	Scales predicate.Scales
+
+	// states are the workflow's states in byte order of their ids, the
+	// order every scan over them takes.
+	states   []*workflow.State
+	horizons map[string]int
 }
 
 func failf(format string, args ...any) diag.Diagnostic {
@@ -81,74 +115,25 @@ func notInTree(what, id string, have []string) diag.Diagnostic {
 	return d
 }
 
-func (docs *Documents) protocolIDs() []string {
+// protocolIDs lists the tree's protocols as `<id>` and `<id>/<version>`,
+// the candidates of a protocol reference's "did you mean".
+func protocolIDs(t *tree.Tree) []string {
 	var ids []string
-	for _, p := range docs.Protocols {
-		ids = append(ids, p.ID, p.Ref())
+	for _, r := range t.ProtocolRefs() {
+		ids = append(ids, r.ID, r.String())
 	}
 	return ids
 }
 
-func (docs *Documents) profileIDs() []string {
-	var ids []string
-	for _, p := range docs.Profiles {
-		ids = append(ids, p.ID)
-	}
-	return ids
-}
-
-func (docs *Documents) principleIDs() []string {
-	var ids []string
-	for _, p := range docs.Principles {
-		ids = append(ids, p.ID)
-	}
-	return ids
-}
-
-func (docs *Documents) workflowIDs() []string {
-	var ids []string
-	for _, w := range docs.Workflows {
-		ids = append(ids, w.ID)
-	}
-	return ids
-}
-
-func (docs *Documents) protocol(ref ident.Ref) *Protocol {
-	for _, p := range docs.Protocols {
-		if p.ID == ref.ID && ref.Accepts(p.Version) {
-			return p
-		}
-	}
-	return nil
-}
-
-func (docs *Documents) profileByID(id string) *Profile {
-	for _, p := range docs.Profiles {
-		if p.ID == id {
-			return p
-		}
-	}
-	return nil
-}
-
-func (docs *Documents) principleByID(id string) *Principle {
-	for _, p := range docs.Principles {
-		if p.ID == id {
-			return p
-		}
-	}
-	return nil
-}
-
-// MergeProtocol merges the protocol ref with its extends chain: lists are
-// unions, base first; a scale keeps its nearest definition.
-func (docs *Documents) MergeProtocol(ref ident.Ref) (*MergedProtocol, error) {
-	var chain []*Protocol
+// MergeProtocol merges protocol ref of tree t with its extends chain: lists
+// are unions, base first; a scale keeps its nearest definition.
+func MergeProtocol(t *tree.Tree, ref ident.Ref) (*MergedProtocol, error) {
+	var chain []*protocol.Protocol
 	cur := ref
 	for {
-		p := docs.protocol(cur)
+		p := t.Protocols[cur]
 		if p == nil {
-			return nil, notInTree("protocol", cur.String(), docs.protocolIDs())
+			return nil, notInTree("protocol", cur.String(), protocolIDs(t))
 		}
 		chain = append(chain, p)
 		if p.Extends == nil {
@@ -159,22 +144,25 @@ func (docs *Documents) MergeProtocol(ref ident.Ref) (*MergedProtocol, error) {
 		}
 		cur = *p.Extends
 	}
-	m := &MergedProtocol{Ref: chain[0].Ref(), Scales: predicate.Scales{}}
+	m := &MergedProtocol{Ref: chain[0].Ref().String(), Scales: predicate.Scales{}}
 	for _, p := range chain {
-		m.Chain = append(m.Chain, p.Ref())
+		m.Chain = append(m.Chain, p.Ref().String())
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		p := chain[i]
 		m.Phases = union(m.Phases, p.Phases)
 		m.Observables = union(m.Observables, p.Observables)
-		for _, s := range p.Scales {
-			m.Scales[s.Name] = s.Values // nearer protocols come later and win
+		for _, name := range p.ScaleNames {
+			m.Scales[name] = p.Scales[name] // nearer protocols come later and win
 		}
 	}
 	return m, nil
 }
 
+// union appends to a the strings of b it lacks, in b's order. It grows a
+// once; a nil a never aliases b.
 func union(a, b []string) []string {
+	a = slices.Grow(a, len(b))
 	for _, x := range b {
 		if !slices.Contains(a, x) {
 			a = append(a, x)
@@ -183,18 +171,19 @@ func union(a, b []string) []string {
 	return a
 }
 
-// MergeProfile merges profile id with its extends chain (child onto base).
-func (docs *Documents) MergeProfile(id string) (*MergedProfile, error) {
-	var chain []*Profile
+// MergeProfile merges profile id of tree t with its extends chain (child
+// onto base).
+func MergeProfile(t *tree.Tree, id string) (*MergedProfile, error) {
+	var chain []*protocol.Profile
 	cur := id
 	for cur != "" {
-		p := docs.profileByID(cur)
+		p := t.Profiles[cur]
 		if p == nil {
 			if len(chain) == 0 {
-				return nil, notInTree("profile", cur, docs.profileIDs())
+				return nil, notInTree("profile", cur, t.ProfileIDs())
 			}
 			d := failf("profile `%s` extends `%s`, which is not in the tree", chain[len(chain)-1].ID, cur)
-			if best, ok := suggest.Closest(cur, docs.profileIDs()); ok {
+			if best, ok := suggest.Closest(cur, t.ProfileIDs()); ok {
 				d = d.WithSuggestion(best)
 			}
 			return nil, d
@@ -208,35 +197,86 @@ func (docs *Documents) MergeProfile(id string) (*MergedProfile, error) {
 	m := &MergedProfile{ID: chain[0].ID, Protocol: chain[0].Protocol}
 	for i := len(chain) - 1; i >= 0; i-- {
 		p := chain[i]
-		m.Principles = union(m.Principles, p.Principles)
-		m.Principles = slices.DeleteFunc(m.Principles, func(s string) bool { return slices.Contains(p.Without, s) })
-		m.Completion = m.Completion.Concat(p.Completion)
+		m.Principles = union(m.Principles, refStrings(p.Principles))
+		without := refStrings(p.WithoutPrinciples)
+		m.Principles = slices.DeleteFunc(m.Principles, func(s string) bool { return slices.Contains(without, s) })
+		m.Completion = concatSets(m.Completion, p.Completion)
 		if p.Workflow != nil {
 			m.Workflow = p.Workflow
 		}
-		m.Facts = overrideFacts(m.Facts, p.Facts)
+		m.Facts = overrideFacts(m.Facts, profileFacts(p))
 	}
 	return m, nil
 }
 
-func overrideFacts(base, child []Fact) []Fact {
-	out := slices.Clone(base)
-	for _, f := range child {
-		if i := slices.IndexFunc(out, func(g Fact) bool { return g.Path == f.Path }); i >= 0 {
-			out[i] = f
-		} else {
-			out = append(out, f)
-		}
+// refStrings returns references as written, `<id>` or `<id>/<major>`:
+// profiles name principles so and are looked up by that text.
+func refStrings(refs []ident.Ref) []string {
+	var out []string
+	for _, r := range refs {
+		out = append(out, r.String())
 	}
 	return out
 }
 
-// Resolve resolves task against docs into a plan (engine.md §1.3). Every
-// problem found is listed; the plan is nil when the list holds errors.
-func Resolve(docs *Documents, task *Task) (*Plan, diag.List) {
+// profileFacts returns a profile's facts in byte order of their paths.
+func profileFacts(p *protocol.Profile) []Fact {
+	var out []Fact
+	for _, path := range p.FactPaths {
+		out = append(out, Fact{Path: path, Value: p.Facts[path]})
+	}
+	return out
+}
+
+// concatSets returns a set holding s's items followed by t's, flavour by
+// flavour (a child profile's completion after its base's). An empty side
+// yields the other unchanged.
+func concatSets(s, t workflow.RequirementSet) workflow.RequirementSet {
+	if t.IsEmpty() {
+		return s
+	}
+	if s.IsEmpty() {
+		return t
+	}
+	return workflow.RequirementSet{
+		Predicates:  append(slices.Clone(s.Predicates), t.Predicates...),
+		Evidence:    append(slices.Clone(s.Evidence), t.Evidence...),
+		Artifacts:   append(slices.Clone(s.Artifacts), t.Artifacts...),
+		Reviews:     append(slices.Clone(s.Reviews), t.Reviews...),
+		Approvals:   append(slices.Clone(s.Approvals), t.Approvals...),
+		Conditional: append(slices.Clone(s.Conditional), t.Conditional...),
+		Advisory:    append(slices.Clone(s.Advisory), t.Advisory...),
+		Pos:         s.Pos,
+	}
+}
+
+// overrideFacts returns base with child's facts set on a copy of it.
+func overrideFacts(base, child []Fact) []Fact {
+	return setFacts(slices.Clone(base), child)
+}
+
+// setFacts sets each fact of child in facts, in place: a path facts holds
+// takes child's value, a new path is appended.
+func setFacts(facts, child []Fact) []Fact {
+	for _, f := range child {
+		if i := slices.IndexFunc(facts, func(g Fact) bool { return g.Path == f.Path }); i >= 0 {
+			facts[i] = f
+		} else {
+			facts = append(facts, f)
+		}
+	}
+	return facts
+}
+
+// Resolve resolves task against the documents of tree t into a plan
+// (engine.md §1.3). Every problem found is listed; the plan is nil when the
+// list holds errors. t may be any loaded tree (LoadTree's, or tree.Load's
+// with every kind); Resolve reads its protocols, principles, workflows and
+// profiles and never changes it.
+func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 	var diags diag.List
 	add := func(d diag.Diagnostic) { diags.Add(d.InFile(task.File)) }
-	proto, err := docs.MergeProtocol(task.Protocol)
+	proto, err := MergeProtocol(t, task.Protocol)
 	if err != nil {
 		add(asFailure(err))
 		return nil, diags
@@ -246,15 +286,15 @@ func Resolve(docs *Documents, task *Task) (*Plan, diag.List) {
 		add(failf("task `profile` %q is not a profile reference: %v", task.Profile, err))
 		return nil, diags
 	}
-	prof, err := docs.MergeProfile(pref.ID)
+	prof, err := MergeProfile(t, pref.ID)
 	if err != nil {
 		add(asFailure(err))
 		return nil, diags
 	}
-	if pref.Pinned() && docs.profileByID(pref.ID).Version != pref.Major {
-		add(failf("profile `%s` is version %d, the task pins %d", pref.ID, docs.profileByID(pref.ID).Version, pref.Major))
+	if pref.Pinned() && t.Profiles[pref.ID].Version != pref.Major {
+		add(failf("profile `%s` is version %d, the task pins %d", pref.ID, t.Profiles[pref.ID].Version, pref.Major))
 	}
-	profProto, err := docs.MergeProtocol(prof.Protocol)
+	profProto, err := MergeProtocol(t, prof.Protocol)
 	if err != nil {
 		d := asFailure(err)
 		d.Message = fmt.Sprintf("profile `%s`: %s", prof.ID, d.Message)
@@ -265,24 +305,25 @@ func Resolve(docs *Documents, task *Task) (*Plan, diag.List) {
 		add(failf("profile `%s` is for protocol `%s`, which is not the task's `%s` and does not extend it", prof.ID, profProto.Ref, proto.Ref))
 	}
 	plan := &Plan{Task: task, Protocol: proto, Profile: prof, Scales: proto.Scales, Completion: prof.Completion}
-	if plan.Completion == nil {
-		plan.Completion = &ReqSet{}
-	}
 	if prof.Workflow == nil {
 		add(failf("profile `%s` names no workflow", prof.ID))
 	} else {
-		plan.Workflow = docs.workflowFor(*prof.Workflow)
+		plan.Workflow = workflowFor(t, *prof.Workflow)
 		if plan.Workflow == nil {
 			d := failf("workflow `%s` of profile `%s` is not in the tree", prof.Workflow, prof.ID)
-			if best, ok := suggest.Closest(prof.Workflow.ID, docs.workflowIDs()); ok {
+			if best, ok := suggest.Closest(prof.Workflow.ID, t.WorkflowIDs()); ok {
 				d = d.WithSuggestion(best)
 			}
 			add(d)
 		}
 	}
-	plan.resolvePrinciples(docs, add)
+	plan.resolvePrinciples(t, add)
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	plan.states = make([]*workflow.State, 0, len(plan.Workflow.States))
+	for _, id := range plan.Workflow.StateIDs() {
+		plan.states = append(plan.states, plan.Workflow.States[id])
 	}
 	plan.bindPlanFacts()
 	plan.checkTimings(add)
@@ -293,8 +334,8 @@ func Resolve(docs *Documents, task *Task) (*Plan, diag.List) {
 	return plan, diags
 }
 
-// resolvePrinciples applies step 4 and loads each principle.
-func (p *Plan) resolvePrinciples(docs *Documents, add func(diag.Diagnostic)) {
+// resolvePrinciples applies step 4 and looks each principle up.
+func (p *Plan) resolvePrinciples(t *tree.Tree, add func(diag.Diagnostic)) {
 	ids := slices.Clone(p.Profile.Principles)
 	ids = union(ids, p.Task.Add)
 	for _, r := range p.Task.Remove {
@@ -309,9 +350,9 @@ func (p *Plan) resolvePrinciples(docs *Documents, add func(diag.Diagnostic)) {
 		ids = slices.DeleteFunc(ids, func(s string) bool { return s == r })
 	}
 	for _, id := range ids {
-		pr := docs.principleByID(id)
+		pr := t.Principles[id]
 		if pr == nil {
-			add(notInTree("principle", id, docs.principleIDs()))
+			add(notInTree("principle", id, t.PrincipleIDs()))
 			continue
 		}
 		p.Principles = append(p.Principles, pr)
@@ -319,37 +360,40 @@ func (p *Plan) resolvePrinciples(docs *Documents, add func(diag.Diagnostic)) {
 }
 
 // bindPlanFacts builds the plan facts (step 5), the principles in force
-// (step 6) and the obligations (step 7).
+// (step 6) and the obligations (step 7). A principle without
+// `applies_when` applies always.
 func (p *Plan) bindPlanFacts() {
 	t := p.Task
-	facts := []Fact{
-		{"task.id", predicate.Text(t.ID)},
-		{"task.kind", predicate.Text(t.Kind)},
-		{"task.objective", predicate.Text(t.Objective)},
-		{"task.profile", predicate.Text(t.Profile)},
-	}
+	facts := make([]Fact, 0, 5+len(t.Facts)+len(p.Profile.Facts)+len(p.Principles))
+	facts = append(facts,
+		Fact{"task.id", predicate.Text(t.ID)},
+		Fact{"task.kind", predicate.Text(t.Kind)},
+		Fact{"task.objective", predicate.Text(t.Objective)},
+		Fact{"task.profile", predicate.Text(t.Profile)},
+	)
 	if t.Subject != "" {
 		facts = append(facts, Fact{"task.subject", predicate.Text(t.Subject)})
 	}
-	facts = overrideFacts(facts, t.Facts)
+	facts = setFacts(facts, t.Facts)
 	for _, f := range p.Profile.Facts {
 		if !slices.ContainsFunc(facts, func(g Fact) bool { return g.Path == f.Path }) {
 			facts = append(facts, f)
 		}
 	}
 	store := factMap(facts)
+	p.InForce = make([]*protocol.Principle, 0, len(p.Principles))
 	for _, pr := range p.Principles {
-		if predicate.Eval(pr.AppliesWhen, store, p.Scales) != predicate.False {
+		if pr.AppliesWhen == nil || predicate.Eval(pr.AppliesWhen, store, p.Scales) != predicate.False {
 			p.InForce = append(p.InForce, pr)
 			facts = append(facts, Fact{"principle." + pr.ID + ".active", predicate.Bool(true)})
-			p.Obligations = append(p.Obligations, pr.Obligations...)
+			p.Obligations = appendObligations(p.Obligations, pr)
 		}
 	}
 	p.Facts = facts
 }
 
 func factMap(facts []Fact) predicate.MapFacts {
-	m := predicate.MapFacts{}
+	m := make(predicate.MapFacts, len(facts))
 	for _, f := range facts {
 		m[f.Path] = f.Value
 	}
@@ -362,13 +406,13 @@ func (p *Plan) checkTimings(add func(diag.Diagnostic)) {
 	for _, o := range p.Obligations {
 		t := o.Timing
 		switch {
-		case t.Kind == Always:
+		case t.Kind == protocol.Always:
 		case t.State != "":
-			if p.Workflow.State(t.State) == nil {
+			if p.Workflow.States[t.State] == nil {
 				add(diag.Errorf(CodeUnknownTarget, "obligation `%s` is timed against state `%s`, which workflow `%s` lacks", o.ID, t.State, p.Workflow.Ref()))
 			}
 		default:
-			if !slices.ContainsFunc(p.Workflow.States, func(s *State) bool { return slices.Contains(s.Phases, t.Phase) }) {
+			if !slices.ContainsFunc(p.states, func(s *workflow.State) bool { return slices.Contains(s.Phases, t.Phase) }) {
 				add(diag.Errorf(CodeUnknownPhase, "obligation `%s` is timed against phase `%s`, which no state of workflow `%s` declares", o.ID, t.Phase, p.Workflow.Ref()))
 			}
 		}

@@ -145,7 +145,7 @@ func Restore(plan *Plan, graph *artifact.Graph, s *Snapshot, now time.Time) (*Ex
 	if s.Task != plan.Task.ID {
 		return nil, &RestoreError{fmt.Sprintf("the snapshot is of task `%s`, not `%s`", s.Task, plan.Task.ID)}
 	}
-	if plan.Workflow.State(s.State) == nil {
+	if plan.Workflow.States[s.State] == nil {
 		return nil, &RestoreError{fmt.Sprintf("the snapshot is at state `%s`, which workflow `%s` lacks", s.State, plan.Workflow.Ref())}
 	}
 	e := &Execution{

@@ -5,31 +5,31 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
 )
 
 // CheckVocabulary is the registry-wide profile/protocol check of
-// documents.md §2.5: every fact path in a guard or requirement of a
-// profile's workflow, and in the profile's completion, must match an
-// `observables` pattern of the profile's protocol chain, else
-// `unobservable_fact`, reported at the profile's file and root position. A
-// workflow no profile names is not checked.
-// Profiles whose protocol or workflow cannot be found are skipped (the
-// resolver reports those).
-func CheckVocabulary(docs *Documents) diag.List {
+// documents.md §2.5 over the documents of tree t: every fact path in a
+// guard or requirement of a profile's workflow, and in the profile's
+// completion, must match an `observables` pattern of the profile's
+// protocol chain, else `unobservable_fact`, reported at the profile's file
+// and root position. A workflow no profile names is not checked. Profiles
+// whose protocol or workflow cannot be found are skipped (the resolver
+// reports those).
+func CheckVocabulary(t *tree.Tree) diag.List {
 	var diags diag.List
-	for _, p := range docs.Profiles {
-		merged, err := docs.MergeProfile(p.ID)
+	for _, id := range t.ProfileIDs() {
+		p := t.Profiles[id]
+		merged, err := MergeProfile(t, p.ID)
 		if err != nil || merged.Workflow == nil {
 			continue
 		}
-		proto, err := docs.MergeProtocol(p.Protocol)
+		proto, err := MergeProtocol(t, p.Protocol)
 		if err != nil {
 			continue
 		}
-		for _, w := range docs.Workflows {
-			if w.ID != merged.Workflow.ID || !merged.Workflow.Accepts(w.Version) {
-				continue
-			}
+		if w := t.Workflows[merged.Workflow.ID]; w != nil && merged.Workflow.Accepts(w.Version) {
 			for _, path := range workflowPaths(w) {
 				if !Observes(proto.Observables, path) {
 					diags.Add(diag.Errorf(CodeUnobservable, "fact `%s` of workflow `%s` matches no `observables` pattern of protocol `%s`", path, w.Ref(), proto.Ref).
@@ -38,7 +38,7 @@ func CheckVocabulary(docs *Documents) diag.List {
 				}
 			}
 		}
-		for _, path := range setPaths(merged.Completion) {
+		for _, path := range merged.Completion.FactPaths() {
 			if !Observes(proto.Observables, path) {
 				diags.Add(diag.Errorf(CodeUnobservable, "fact `%s` of profile `%s` completion matches no `observables` pattern of protocol `%s`", path, p.ID, proto.Ref).
 					At(p.File, p.Pos).WithPath("completion").
@@ -49,35 +49,19 @@ func CheckVocabulary(docs *Documents) diag.List {
 	return diags.Sorted()
 }
 
-func workflowPaths(w *Workflow) []string {
+// workflowPaths returns the fact paths of w's state requirements,
+// transition guards and transition requirements, byte-sorted and
+// de-duplicated.
+func workflowPaths(w *workflow.Workflow) []string {
 	var paths []string
 	for _, s := range w.States {
-		paths = append(paths, setPaths(s.Requires)...)
+		paths = append(paths, s.Requires.FactPaths()...)
 	}
 	for _, t := range w.Transitions {
 		if t.When != nil {
 			paths = append(paths, predicate.FactPaths(t.When)...)
 		}
-		paths = append(paths, setPaths(t.Requires)...)
-	}
-	slices.Sort(paths)
-	return slices.Compact(paths)
-}
-
-func setPaths(s *ReqSet) []string {
-	if s == nil {
-		return nil
-	}
-	var paths []string
-	for _, p := range s.Predicates {
-		paths = append(paths, predicate.FactPaths(p)...)
-	}
-	for _, c := range s.Conditional {
-		paths = append(paths, predicate.FactPaths(c.When)...)
-		paths = append(paths, setPaths(c.Require)...)
-	}
-	for _, a := range s.Advisory {
-		paths = append(paths, setPaths(a.Require)...)
+		paths = append(paths, t.Requires.FactPaths()...)
 	}
 	slices.Sort(paths)
 	return slices.Compact(paths)

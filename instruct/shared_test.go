@@ -273,16 +273,16 @@ func TestObligationIDsAgreeWithTheEngine(t *testing.T) {
 	}
 	for _, dir := range dirs {
 		tr := loadTree(t, dir)
-		for _, ep := range engine.FromTree(tr).Principles {
+		for _, id := range tr.PrincipleIDs() {
 			var want, got []string
-			for _, o := range ep.Obligations {
-				want = append(want, o.ID)
+			for _, o := range engine.Obligations(tr.Principles[id]) {
+				want = append(want, o.ID+" "+o.Timing.String())
 			}
-			for _, o := range obligationsOf(tr.Principles[ep.ID]) {
-				got = append(got, o.id)
+			for _, o := range obligationsOf(tr.Principles[id]) {
+				got = append(got, o.id+" "+o.timing.String())
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: principle %s: ids %v, the engine's %v", dir, ep.ID, got, want)
+				t.Errorf("%s: principle %s: ids %v, the engine's %v", dir, id, got, want)
 			}
 		}
 	}

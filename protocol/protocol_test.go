@@ -25,16 +25,29 @@ var loaders = map[string]func(file string, data []byte) diag.List{
 // render prints diagnostics as the .out files hold them.
 var render = testkit.Detailed
 
+// fixtureDir holds the fixtures of every kind, shared with package schemas.
+var fixtureDir = filepath.Join("..", "testdata", "protocol")
+
+// fixtureName is the name diagnostics give a fixture: its path below
+// fixtureDir, as `testdata/<kind>/…`.
+func fixtureName(file string) string {
+	rel, err := filepath.Rel(fixtureDir, file)
+	if err != nil {
+		return file
+	}
+	return filepath.ToSlash(filepath.Join("testdata", rel))
+}
+
 func TestFixtures(t *testing.T) {
 	for _, kind := range slices.Sorted(maps.Keys(loaders)) {
 		load := loaders[kind]
 		f := testkit.Fixtures{
-			Check:   func(_ *testing.T, file string, data []byte) diag.List { return load(file, data) },
+			Check:   func(_ *testing.T, file string, data []byte) diag.List { return load(fixtureName(file), data) },
 			Print:   render,
 			Require: testkit.RequireError,
 		}
-		f.Clean(t, filepath.Join("testdata", kind, "ok", "*.yaml"))
-		f.Golden(t, *update, filepath.Join("testdata", kind, "err", "*.yaml"))
+		f.Clean(t, filepath.Join(fixtureDir, kind, "ok", "*.yaml"))
+		f.Golden(t, *update, filepath.Join(fixtureDir, kind, "err", "*.yaml"))
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/internal/testkit"
-	"github.com/aepflow/aepflow/internal/testshared"
 
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/workflow"
@@ -38,79 +37,6 @@ func load(t testing.TB, path string) *workflow.Workflow {
 		t.Fatalf("%s does not validate: %v", path, diags.Err())
 	}
 	return w
-}
-
-// sharedDir returns ../shared, skipping the test without it.
-func sharedDir(t *testing.T) string { return testshared.Dir(t) }
-
-// specBlock returns the first fenced code block after the heading that
-// starts with heading in the spec file.
-func specBlock(t *testing.T, spec, heading string) string {
-	t.Helper()
-	_, rest, ok := strings.Cut(spec, "\n"+heading)
-	if !ok {
-		t.Fatalf("heading %q not in the spec", heading)
-	}
-	_, rest, ok = strings.Cut(rest, "\n```")
-	if !ok {
-		t.Fatalf("no code block after %q", heading)
-	}
-	_, rest, _ = strings.Cut(rest, "\n") // the fence's info string
-	block, _, ok := strings.Cut(rest, "\n```")
-	if !ok {
-		t.Fatalf("unterminated code block after %q", heading)
-	}
-	return block + "\n"
-}
-
-// dropComments removes leading `//` or `%%` comment lines, whose wording is
-// ours (rendering.md §3.3, §4.2).
-func dropComments(s string) string {
-	for strings.HasPrefix(s, "//") || strings.HasPrefix(s, "%%") {
-		_, s, _ = strings.Cut(s, "\n")
-	}
-	return s
-}
-
-// TestConformance checks the corpus workflow against the goldens printed
-// in rendering.md §3.3, §4.2 and the overlay example of §5.3.
-func TestConformance(t *testing.T) {
-	shared := sharedDir(t)
-	specBytes, err := os.ReadFile(filepath.Join(shared, "spec", "rendering.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := string(specBytes)
-	w := load(t, filepath.Join(shared, "corpus", "tree", "workflows", "development", "default.yaml"))
-
-	dot := string(DOT(w, Options{}))
-	if want := specBlock(t, spec, "### 3.3"); dot != want {
-		t.Errorf("DOT differs from rendering.md §3.3:\n--- got\n%s--- want\n%s", dot, want)
-	}
-	// The one deliberate difference (issue 11, docs/decisions.md): `<` and
-	// `>` are Mermaid's entity codes where the reference wrote a space.
-	mmd := dropComments(string(Mermaid(w, Options{})))
-	if !strings.Contains(mmd, "tests.unit.failed #gt; 0") {
-		t.Errorf("the guard `tests.unit.failed > 0` lost its operator:\n%s", mmd)
-	}
-	asReference := strings.NewReplacer("#lt;", " ", "#gt;", " ").Replace(mmd)
-	if want := specBlock(t, spec, "### 4.2"); asReference != want {
-		t.Errorf("Mermaid differs from rendering.md §4.2 beyond the entity codes:\n--- got\n%s--- want\n%s", asReference, want)
-	}
-
-	ov := &Overlay{Current: "implement", Entered: []string{"receive", "specify", "decompose",
-		"establish_verifiers", "implement", "verify", "implement"}}
-	if d := ov.Check(w); len(d) > 0 {
-		t.Fatal(d.Err())
-	}
-	overlaid := string(DOT(w, Options{Overlay: ov}))
-	for _, line := range strings.Split(strings.TrimSpace(specBlock(t, spec, "Example (DOT)")), "\n") {
-		if !strings.Contains(overlaid, line+"\n") {
-			t.Errorf("overlay DOT lacks the line of rendering.md §5.3:\n%s\ngot:\n%s", line, overlaid)
-		}
-	}
-	golden(t, "adp-default-clusters.dot.golden", DOT(w, Options{ClusterPhases: true}))
-	golden(t, "adp-default-overlay.mmd.golden", Mermaid(w, Options{Overlay: ov}))
 }
 
 // fixtureCases are the golden cases over the fixtures: name → workflow file

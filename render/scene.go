@@ -1,6 +1,9 @@
 package render
 
-import "github.com/aepflow/aepflow/workflow"
+import (
+	"github.com/aepflow/aepflow/reqtext"
+	"github.com/aepflow/aepflow/workflow"
+)
 
 // accent is how the overlay marks a node (rendering.md §5.2).
 type accent int
@@ -18,7 +21,7 @@ type node struct {
 	id, title string
 	terminal  bool
 	phases    []string
-	lines     []string // requirement lines (§2)
+	lines     []string // requirement lines (§2), printed by package reqtext
 	accent    accent
 }
 
@@ -51,7 +54,7 @@ func newScene(w *workflow.Workflow, opts Options) *scene {
 			}
 			s.nodes = append(s.nodes, node{
 				id: id, title: st.Title, terminal: st.Terminal, phases: st.Phases,
-				lines: RequirementLines(st.Requires),
+				lines: reqtext.Render.Lines(st.Requires),
 			})
 		}
 	}
@@ -59,7 +62,7 @@ func newScene(w *workflow.Workflow, opts Options) *scene {
 		if t == nil {
 			continue
 		}
-		e := edge{from: t.From, to: t.To, retreat: lay.IsBack(t.From, t.To), lines: RequirementLines(t.Requires)}
+		e := edge{from: t.From, to: t.To, retreat: lay.IsBack(t.From, t.To), lines: reqtext.Render.Lines(t.Requires)}
 		if t.When != nil && t.Guarded() {
 			e.guard = t.When.String()
 		}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aepflow/aepflow/internal/testshared"
-
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -76,12 +74,12 @@ func glob(t *testing.T, patterns ...string) []string {
 // accepts too.
 func TestOKFixturesValidate(t *testing.T) {
 	cases := map[string][]string{
-		"driver-steps": glob(t, "../stepmap/testdata/ok/*", "../examples/tree/drivers/*/*.yaml"),
-		"workflow":     glob(t, "../workflow/testdata/ok/*", "../examples/tree/workflows/*/*.yaml"),
-		"protocol":     glob(t, "../protocol/testdata/protocol/ok/*", "../examples/tree/protocols/*/*.yaml"),
-		"principle":    glob(t, "../protocol/testdata/principle/ok/*", "../examples/tree/principles/*.yaml"),
-		"profile":      glob(t, "../protocol/testdata/profile/ok/*", "../examples/tree/profiles/*.yaml"),
-		"lifecycle":    glob(t, "../protocol/testdata/lifecycle/ok/*", "../examples/tree/artifacts/lifecycles/*.yaml"),
+		"driver-steps": glob(t, "../testdata/stepmap/ok/*", "../examples/tree/drivers/*/*.yaml"),
+		"workflow":     glob(t, "../testdata/workflow/ok/*", "../examples/tree/workflows/*/*.yaml"),
+		"protocol":     glob(t, "../testdata/protocol/protocol/ok/*", "../examples/tree/protocols/*/*.yaml"),
+		"principle":    glob(t, "../testdata/protocol/principle/ok/*", "../examples/tree/principles/*.yaml"),
+		"profile":      glob(t, "../testdata/protocol/profile/ok/*", "../examples/tree/profiles/*.yaml"),
+		"lifecycle":    glob(t, "../testdata/protocol/lifecycle/ok/*", "../examples/tree/artifacts/lifecycles/*.yaml"),
 	}
 	for name, files := range cases {
 		s := compile(t, name)
@@ -100,11 +98,11 @@ func TestOKFixturesValidate(t *testing.T) {
 // the schema refuses too.
 func TestShapeErrorsRefused(t *testing.T) {
 	cases := map[string][]string{
-		"driver-steps": {"../stepmap/testdata/err/shape.yaml", "../stepmap/testdata/err/format.yaml", "../stepmap/testdata/err/unpinned.yaml", "../stepmap/testdata/err/not-a-mapping.yaml"},
-		"protocol":     {"../protocol/testdata/protocol/err/shape.yaml", "../protocol/testdata/protocol/err/missing.yaml"},
-		"principle":    {"../protocol/testdata/principle/err/shape.yaml", "../protocol/testdata/principle/err/conflicting-alias.yaml"},
-		"profile":      {"../protocol/testdata/profile/err/shape.yaml", "../protocol/testdata/profile/err/missing-protocol.yaml"},
-		"lifecycle":    {"../protocol/testdata/lifecycle/err/shape.yaml", "../protocol/testdata/lifecycle/err/no-kind.yaml"},
+		"driver-steps": {"../testdata/stepmap/err/shape.yaml", "../testdata/stepmap/err/format.yaml", "../testdata/stepmap/err/unpinned.yaml", "../testdata/stepmap/err/not-a-mapping.yaml"},
+		"protocol":     {"../testdata/protocol/protocol/err/shape.yaml", "../testdata/protocol/protocol/err/missing.yaml"},
+		"principle":    {"../testdata/protocol/principle/err/shape.yaml", "../testdata/protocol/principle/err/conflicting-alias.yaml"},
+		"profile":      {"../testdata/protocol/profile/err/shape.yaml", "../testdata/protocol/profile/err/missing-protocol.yaml"},
+		"lifecycle":    {"../testdata/protocol/lifecycle/err/shape.yaml", "../testdata/protocol/lifecycle/err/no-kind.yaml"},
 	}
 	for name, files := range cases {
 		s := compile(t, name)
@@ -129,20 +127,5 @@ func TestNames(t *testing.T) {
 	}
 }
 
-// TestCorpusValidates checks the shared corpus tree against the schemas;
-// it skips without ../shared.
-func TestCorpusValidates(t *testing.T) {
-	root := testshared.Corpus(t, "tree")
-	cases := map[string]string{
-		"driver-steps": "drivers/*/*.yaml", "workflow": "workflows/*/*.yaml", "protocol": "protocols/*/*.yaml",
-		"principle": "principles/*/*.yaml", "profile": "profiles/*.yaml", "lifecycle": "artifacts/lifecycles/*.yaml",
-	}
-	for name, pattern := range cases {
-		s := compile(t, name)
-		for _, f := range glob(t, filepath.Join(root, pattern)) {
-			if err := s.Validate(instance(t, f)); err != nil {
-				t.Errorf("%s: %v", f, err)
-			}
-		}
-	}
-}
+// The corpus tree is validated against these schemas, as `aepflow schema`
+// prints them, in package conformance.

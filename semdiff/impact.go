@@ -10,6 +10,7 @@ import (
 	"github.com/aepflow/aepflow/flow"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/render"
+	"github.com/aepflow/aepflow/reqtext"
 	"github.com/aepflow/aepflow/workflow"
 )
 
@@ -226,7 +227,7 @@ func diagramImpact(old, new *workflow.Workflow) DiagramImpact {
 		default:
 			retitled += btoi(o.Title != n.Title)
 			reshaped += btoi(o.Terminal != n.Terminal)
-			notes += btoi(!slices.Equal(render.RequirementLines(o.Requires), render.RequirementLines(n.Requires)))
+			notes += btoi(!slices.Equal(reqtext.Render.Lines(o.Requires), reqtext.Render.Lines(n.Requires)))
 			moved += btoi(lo.Layer(id) != ln.Layer(id) || lo.Column(id) != ln.Column(id))
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // FuzzLoadStepMap checks that loading and validating any bytes never
 // panics, and that every diagnostic with a position points inside the input.
 func FuzzLoadStepMap(f *testing.F) {
-	testkit.Seed(f, "testdata/ok/*.*", "testdata/err/*.*")
+	testkit.Seed(f, "../testdata/stepmap/ok/*.*", "../testdata/stepmap/err/*.*")
 	f.Add([]byte(crossMap))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, diags := Load("f.yaml", data)

@@ -3,6 +3,7 @@ package stepmap
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,10 +16,24 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // render prints diagnostics as the .out files hold them.
 var render = testkit.Detailed
 
-// fixtures loads the step maps of testdata; a clean load must yield a map.
+// fixtureDir holds the step-map fixtures, shared with package schemas.
+var fixtureDir = filepath.Join("..", "testdata", "stepmap")
+
+// fixtureName is the name diagnostics give a fixture: its path below
+// fixtureDir, as `testdata/…`.
+func fixtureName(file string) string {
+	rel, err := filepath.Rel(fixtureDir, file)
+	if err != nil {
+		return file
+	}
+	return filepath.ToSlash(filepath.Join("testdata", rel))
+}
+
+// fixtures loads the step maps of fixtureDir; a clean load must yield a
+// map.
 var fixtures = testkit.Fixtures{
 	Check: func(t *testing.T, file string, data []byte) diag.List {
-		m, diags := Load(file, data)
+		m, diags := Load(fixtureName(file), data)
 		if len(diags) == 0 && m == nil {
 			t.Fatal("no diagnostics and no map")
 		}
@@ -29,15 +44,15 @@ var fixtures = testkit.Fixtures{
 }
 
 func TestOKFixtures(t *testing.T) {
-	fixtures.Clean(t, "testdata/ok/*.yaml", "testdata/ok/*.json")
+	fixtures.Clean(t, "../testdata/stepmap/ok/*.yaml", "../testdata/stepmap/ok/*.json")
 }
 
 func TestErrFixtures(t *testing.T) {
-	fixtures.Golden(t, *update, "testdata/err/*.yaml", "testdata/err/*.json")
+	fixtures.Golden(t, *update, "../testdata/stepmap/err/*.yaml", "../testdata/stepmap/err/*.json")
 }
 
 func TestDecodedModel(t *testing.T) {
-	data, err := os.ReadFile("testdata/ok/full.yaml")
+	data, err := os.ReadFile("../testdata/stepmap/ok/full.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

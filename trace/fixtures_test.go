@@ -11,8 +11,8 @@ import (
 
 func fixture(t *testing.T, spec, transcript string) (*Spec, *IR) {
 	t.Helper()
-	return mustSpec(t, readFile(t, filepath.Join("testdata", "specs", spec))),
-		mustRead(t, readFile(t, filepath.Join("testdata", "transcripts", transcript)))
+	return mustSpec(t, readFile(t, filepath.Join("..", "testdata", "trace", "specs", spec))),
+		mustRead(t, readFile(t, filepath.Join("..", "testdata", "trace", "transcripts", transcript)))
 }
 
 // TestEveryKindOKAndGap: kinds-ok covers all 53 kinds and every row holds;
@@ -110,7 +110,7 @@ func TestCodexNeverFalse(t *testing.T) {
 	reads := map[KindName]bool{KindAPIRequests: true, KindEventsAssistant: true, KindUsageTrend: true, KindUsageShare: true, KindToolAbsent: true}
 	n := 0
 	for _, file := range []string{"kinds-ok.trace.yaml", "kinds-gap.trace.yaml", "events.trace.yaml"} {
-		spec := mustSpec(t, readFile(t, filepath.Join("testdata", "specs", file)))
+		spec := mustSpec(t, readFile(t, filepath.Join("..", "testdata", "trace", "specs", file)))
 		r, _ := Check(spec, ir, CheckOptions{})
 		for i, row := range r.Expectations {
 			if reads[spec.Expectations[i].Kind.Name] {

@@ -30,7 +30,7 @@ func checkIR(t *testing.T, ir *IR) {
 
 // FuzzReadStreamJSON: the stream-json reader never panics and keeps its invariants.
 func FuzzReadStreamJSON(f *testing.F) {
-	testkit.Seed(f, "testdata/transcripts/small.jsonl")
+	testkit.Seed(f, "../testdata/trace/transcripts/small.jsonl")
 	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"name\":1}]}}\n"))
 	f.Add([]byte("{\"type\":\"user\",\"isSynthetic\":true,\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}}\n\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -49,7 +49,7 @@ func FuzzReadStreamJSON(f *testing.F) {
 
 // FuzzReadEventStream: the metaharness.event/1 reader never panics and keeps its invariants.
 func FuzzReadEventStream(f *testing.F) {
-	testkit.Seed(f, "testdata/transcripts/events.jsonl")
+	testkit.Seed(f, "../testdata/trace/transcripts/events.jsonl")
 	f.Add([]byte("{\"format\":\"metaharness.event/1\",\"event\":\"session.started\",\"hermetic\":{\"stream_complete\":true}}\n"))
 	f.Add([]byte("{\"format\":\"metaharness.event/1\",\"event\":\"usage\",\"usage\":[]}\n{\"format\":\"metaharness.event/1\",\"event\":\"stream.closed\"}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -65,7 +65,7 @@ func FuzzReadEventStream(f *testing.F) {
 
 // FuzzReadCodex: the Codex rollout reader never panics and keeps its invariants.
 func FuzzReadCodex(f *testing.F) {
-	testkit.Seed(f, "testdata/transcripts/codex.jsonl")
+	testkit.Seed(f, "../testdata/trace/transcripts/codex.jsonl")
 	f.Add([]byte(`{"type":"session_meta","payload":null}` + "\n" + `{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":{"a":1}}}`))
 	f.Add([]byte(`{"type":"session_meta"}` + "\n" + `{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"x","output":[1]}}` + "\n[]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -126,7 +126,7 @@ func splitSpec(data []byte) [][]byte {
 // reader). Inputs over
 // maxFuzzSpec bytes are outside its domain (see there for why).
 func FuzzReadSpec(f *testing.F) {
-	for _, file := range testkit.Files(f, "testdata/specs/*.yaml") {
+	for _, file := range testkit.Files(f, "../testdata/trace/specs/*.yaml") {
 		rows := splitSpec(readFile(f, file))
 		if len(rows) == 0 {
 			f.Fatalf("%s: no expectation rows found", file)
@@ -148,7 +148,7 @@ func FuzzReadSpec(f *testing.F) {
 	f.Add([]byte(okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"[ab]{0,1000}c\"}}}}}\n"))
 	var irs []*IR
 	for _, name := range []string{"small.jsonl", "events.jsonl", "codex.jsonl"} {
-		irs = append(irs, mustRead(f, readFile(f, "testdata/transcripts/"+name)))
+		irs = append(irs, mustRead(f, readFile(f, "../testdata/trace/transcripts/"+name)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > maxFuzzSpec {

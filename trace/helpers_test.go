@@ -12,8 +12,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// sharedCorpus returns ../shared/corpus/trace, or skips the test where it
-// is absent.
+// sharedCorpus returns ../shared/corpus/trace, or skips the benchmark where
+// it is absent. The corpus checks of trace.md §8 are in package
+// conformance.
 func sharedCorpus(t testing.TB) string { return testshared.Corpus(t, "trace") }
 
 func readFile(t testing.TB, path string) []byte {

@@ -249,11 +249,11 @@ func TestNullBoundsRefused(t *testing.T) {
 // checks against both fixture transcripts, and never panics.
 func TestNullParametersNeverPanic(t *testing.T) {
 	irs := []*IR{
-		mustRead(t, readFile(t, "testdata/transcripts/small.jsonl")),
-		mustRead(t, readFile(t, "testdata/transcripts/events.jsonl")),
+		mustRead(t, readFile(t, "../testdata/trace/transcripts/small.jsonl")),
+		mustRead(t, readFile(t, "../testdata/trace/transcripts/events.jsonl")),
 	}
 	tried := 0
-	for _, file := range []string{"testdata/specs/kinds-ok.trace.yaml", "testdata/specs/events.trace.yaml"} {
+	for _, file := range []string{"../testdata/trace/specs/kinds-ok.trace.yaml", "../testdata/trace/specs/events.trace.yaml"} {
 		for _, row := range splitSpec(readFile(t, file)) {
 			for _, doc := range nullVariants(string(row)) {
 				tried++

@@ -45,7 +45,7 @@ func TestLineRules(t *testing.T) {
 // byte at a time gives the same IR census and report as reading the bytes.
 func TestStreamMatchesWholeRead(t *testing.T) {
 	spec := mustSpec(t, []byte(genSpec))
-	for _, data := range [][]byte{genStreamJSON(30, 300), genEventStream(30, 300), readFile(t, "testdata/transcripts/events.jsonl")} {
+	for _, data := range [][]byte{genStreamJSON(30, 300), genEventStream(30, 300), readFile(t, "../testdata/trace/transcripts/events.jsonl")} {
 		whole := mustRead(t, data)
 		streamed, _, refusals, err := ReadStream(&oneByteReader{data: data}, ReadOptions{})
 		if err != nil || len(refusals) > 0 {
@@ -104,8 +104,8 @@ func TestKeepDecidesAlike(t *testing.T) {
 		transcript []byte
 	}
 	var pairs []pair
-	specs, _ := filepath.Glob("testdata/specs/*.yaml")
-	transcripts := [][]byte{readFile(t, "testdata/transcripts/small.jsonl"), readFile(t, "testdata/transcripts/events.jsonl"), genStreamJSON(20, 50), genEventStream(20, 50)}
+	specs, _ := filepath.Glob("../testdata/trace/specs/*.yaml")
+	transcripts := [][]byte{readFile(t, "../testdata/trace/transcripts/small.jsonl"), readFile(t, "../testdata/trace/transcripts/events.jsonl"), genStreamJSON(20, 50), genEventStream(20, 50)}
 	for _, s := range specs {
 		for _, tr := range transcripts {
 			pairs = append(pairs, pair{s, tr})

@@ -20,7 +20,7 @@ func bytesSource(name string, data []byte) Source {
 func fixtureSuite(t *testing.T) []Source {
 	var sources []Source
 	for _, name := range []string{"small.jsonl", "events.jsonl", "codex.jsonl"} {
-		sources = append(sources, bytesSource("runs/"+name, readFile(t, filepath.Join("testdata", "transcripts", name))))
+		sources = append(sources, bytesSource("runs/"+name, readFile(t, filepath.Join("..", "testdata", "trace", "transcripts", name))))
 	}
 	sources = append(sources, bytesSource("runs/broken.jsonl", []byte("{}\nnot json\n")))
 	sources = append(sources, Source{Name: "runs/gone.jsonl", Open: func() (io.ReadCloser, error) {
@@ -32,7 +32,7 @@ func fixtureSuite(t *testing.T) []Source {
 // TestSuiteGoldens pins the suite's text, JSON and JUnit layouts, judged
 // with more workers than transcripts: the order is the sources'.
 func TestSuiteGoldens(t *testing.T) {
-	spec := mustSpec(t, readFile(t, "testdata/specs/codex.trace.yaml"))
+	spec := mustSpec(t, readFile(t, "../testdata/trace/specs/codex.trace.yaml"))
 	suite, err := CheckSuite(spec, fixtureSuite(t), CheckOptions{}, ReadOptions{}, 8)
 	if err != nil {
 		t.Fatal(err)

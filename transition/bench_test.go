@@ -49,7 +49,7 @@ func BenchmarkProcessHook(b *testing.B) {
 	dir := b.TempDir()
 	bin := build(b, dir, "./cmd/aepflow")
 	project := filepath.Join(dir, "project")
-	ownFixture().build(b, project, projectF)
+	ownFixture().Build(b, project, projectF)
 	benchProcess(b, 2, bin, "drive", "transition", "--project", project, "--run", "DRIVE-1/4")
 }
 
@@ -59,14 +59,14 @@ func BenchmarkProcessMinimal(b *testing.B) {
 	dir := b.TempDir()
 	bin := build(b, dir, "./transition/testdata/minimal")
 	project := filepath.Join(dir, "project")
-	ownFixture().build(b, project, projectF)
+	ownFixture().Build(b, project, projectF)
 	benchProcess(b, 0, bin, project, filepath.Join(project, "tree"), filepath.Join(project, ".engineering", "runs", "DRIVE-1", "4"))
 }
 
 // BenchmarkDecide times the decision in-process (no process start).
 func BenchmarkDecide(b *testing.B) {
 	project := filepath.Join(b.TempDir(), "project")
-	ownFixture().build(b, project, projectF)
+	ownFixture().Build(b, project, projectF)
 	opts := Options{Project: project, Run: "DRIVE-1/4", Now: testNow}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -84,8 +84,8 @@ func BenchmarkProcessHookCorpus(b *testing.B) {
 	dir := b.TempDir()
 	bin := build(b, dir, "./cmd/aepflow")
 	project := filepath.Join(dir, "project")
-	fx.build(b, project, projectF)
-	benchProcess(b, 2, bin, "drive", "transition", "--project", project, "--root", fx.root, "--run", "DRIVE-1/4")
+	fx.Build(b, project, projectF)
+	benchProcess(b, 2, bin, "drive", "transition", "--project", project, "--root", fx.Root, "--run", "DRIVE-1/4")
 }
 
 // BenchmarkProcessMinimalCorpus is the baseline over the corpus tree.
@@ -94,6 +94,6 @@ func BenchmarkProcessMinimalCorpus(b *testing.B) {
 	dir := b.TempDir()
 	bin := build(b, dir, "./transition/testdata/minimal")
 	project := filepath.Join(dir, "project")
-	fx.build(b, project, projectF)
-	benchProcess(b, 0, bin, project, fx.root, filepath.Join(project, ".engineering", "runs", "DRIVE-1", "4"))
+	fx.Build(b, project, projectF)
+	benchProcess(b, 0, bin, project, fx.Root, filepath.Join(project, ".engineering", "runs", "DRIVE-1", "4"))
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/aepflow/aepflow/internal/diagline"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/project"
-	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
@@ -140,7 +139,7 @@ func decideAt(pos *Positioned, in Input, wanted string) Outcome {
 		}
 		return transitionCopy(exec)
 	}
-	if wf.State(wanted) == nil {
+	if wf.States[wanted] == nil {
 		return refuse("flow path %q names `%s`, which is not a state of workflow `%s`", in.Path, wanted, wf.Ref())
 	}
 	c := exec.State
@@ -243,7 +242,7 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	if loc == nil {
 		return nil, out
 	}
-	docs, docTree, diags := engine.LoadTreeExtra(loc.root, loc.extra...)
+	docTree, diags := engine.LoadTree(loc.root, loc.extra...)
 	if diags.HasErrors() {
 		return nil, cannot("cannot load the documents: %s", diagline.Join(diags))
 	}
@@ -259,13 +258,13 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	if diags.HasErrors() {
 		return nil, cannot("cannot read the planning store: %s", diagline.Join(diags))
 	}
-	plan, diags := engine.Resolve(docs, task)
+	plan, diags := engine.Resolve(docTree, task)
 	if diags.HasErrors() {
 		return nil, cannot("cannot resolve task `%s`: %s", task.ID, diagline.Join(diags))
 	}
 	if opts.Map != "" {
-		if out, ok := checkMap(opts.Map, docTree, plan.Workflow); !ok {
-			return nil, out
+		if err := CheckMap(opts.Map, docTree, plan.Workflow); err != nil {
+			return nil, cannot("--map %s: %v", opts.Map, err)
 		}
 	}
 	now := opts.Now
@@ -274,7 +273,7 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	}
 	if loc.run == nil {
 		exec := engine.NewExecution(plan, graph, now)
-		if wanted != "" && wanted != exec.State && plan.Workflow.State(wanted) != nil {
+		if wanted != "" && wanted != exec.State && plan.Workflow.States[wanted] != nil {
 			exec.EnterState(wanted)
 		}
 		return &Positioned{Exec: exec}, Outcome{}
@@ -299,19 +298,6 @@ func reasonOf(err error) string {
 		return fe.Reason()
 	}
 	return err.Error()
-}
-
-// checkMap resolves --map against the tree's model of the workflow the
-// plan resolved: the same document the engine adapted, never a second load.
-func checkMap(x string, t *tree.Tree, ew *engine.Workflow) (Outcome, bool) {
-	w := t.Workflows[ew.ID]
-	if w == nil || w.File != ew.File {
-		return cannot("--map %s: the tree does not hold workflow `%s` as the engine resolved it", x, ew.Ref()), false
-	}
-	if err := CheckMap(x, t, w); err != nil {
-		return cannot("--map %s: %v", x, err), false
-	}
-	return Outcome{}, true
 }
 
 // location is where the documents, task, store and run are.

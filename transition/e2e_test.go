@@ -39,7 +39,7 @@ func (d *driver) submit(recs ...evidence.Record) {
 // fails the first attempt of the retreat group, which then repeats.
 func TestEndToEnd(t *testing.T) {
 	project := t.TempDir()
-	ownFixture().build(t, project, projectF)
+	ownFixture().Build(t, project, projectF)
 	plan, graph := planFor(t, filepath.Join(project, "tree"), project)
 	d := &driver{t: t, dir: filepath.Join(project, ".engineering", "runs", "E2E", "1"), exec: engine.NewExecution(plan, graph, testNow)}
 	// The run belongs to the project's task; its id is its own.

@@ -77,7 +77,7 @@ func TestHostileFilesCannotAnswer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			ownFixture().build(t, dir, projectF)
+			ownFixture().Build(t, dir, projectF)
 			projecttest.WriteFile(t, filepath.Join(dir, "tree", "drivers", "fx", "flow.yaml"), []byte(
 				"format: aep.driver-steps/1\nid: fx/flow-steps\nworkflow: fx/flow/1\nstates:\n  implement:\n    steps:\n      - kind: operator\n        prompt: Implement it.\n"))
 			if tc.place != nil {

@@ -30,7 +30,7 @@ const fxStates = "the workflow's states: adversarial_verify, complete, declined,
 // nothing (#02's refusal, exit 2).
 func TestMapFlag(t *testing.T) {
 	dir := t.TempDir()
-	ownFixture().build(t, dir, projectF)
+	ownFixture().Build(t, dir, projectF)
 	file := func(name, body string) string {
 		p := filepath.Join(dir, "maps", name)
 		projecttest.WriteFile(t, p, []byte(body))
@@ -104,7 +104,7 @@ func TestMapFlag(t *testing.T) {
 // drivers/ that reads cleanly, since the broken file may be the one named.
 func TestMapFlagDrivers(t *testing.T) {
 	dir := t.TempDir()
-	ownFixture().build(t, dir, projectF)
+	ownFixture().Build(t, dir, projectF)
 	good := filepath.Join(dir, "good.yaml")
 	projecttest.WriteFile(t, good, []byte(goodMap))
 	drivers := filepath.Join(dir, "tree", "drivers")

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/hookmatrix"
 )
 
 // scaleTree adds k-1 copies of every protocol, principle, workflow and
@@ -86,9 +88,13 @@ func scaledProjects(tb testing.TB, dir string, scales ...int) map[int]string {
 		if err := os.RemoveAll(project); err != nil {
 			tb.Fatal(err)
 		}
-		copyDir(tb, filepath.Join("testdata", "project"), project)
-		scaleTree(tb, filepath.Join(project, "tree"), k)
-		finishProject(tb, project, filepath.Join(project, "tree"), projectF)
+		src := filepath.Join(dir, fmt.Sprintf("source-%d", k))
+		if err := os.RemoveAll(src); err != nil {
+			tb.Fatal(err)
+		}
+		copyDir(tb, projectDir, src)
+		scaleTree(tb, filepath.Join(src, "tree"), k)
+		hookmatrix.OwnFixture(src, testNow).Build(tb, project, projectF)
 		out[k] = project
 	}
 	return out

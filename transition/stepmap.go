@@ -105,7 +105,7 @@ func CheckSetup(opts Options) error {
 	if opts.Map == "" {
 		return nil
 	}
-	docs, docTree, diags := engine.LoadTreeExtra(loc.root, loc.extra...)
+	docTree, diags := engine.LoadTree(loc.root, loc.extra...)
 	if diags.HasErrors() {
 		return fmt.Errorf("--map %s: cannot load the documents it is checked against: %s", opts.Map, diagline.Join(diags))
 	}
@@ -116,7 +116,7 @@ func CheckSetup(opts Options) error {
 	if m == nil {
 		return fmt.Errorf("--map %s: the file holds no step map", opts.Map)
 	}
-	w := taskWorkflow(loc, docs, docTree)
+	w := taskWorkflow(loc, docTree)
 	if w == nil {
 		return nil
 	}
@@ -128,7 +128,7 @@ func CheckSetup(opts Options) error {
 
 // taskWorkflow returns the tree's model of the workflow the located task
 // resolves to, or nil when the task cannot be read or resolved yet.
-func taskWorkflow(loc *location, docs *engine.Documents, t *tree.Tree) *workflow.Workflow {
+func taskWorkflow(loc *location, t *tree.Tree) *workflow.Workflow {
 	data, err := fsio.ReadFile(loc.task, yamldoc.MaxFileSize)
 	if err != nil {
 		return nil
@@ -137,13 +137,9 @@ func taskWorkflow(loc *location, docs *engine.Documents, t *tree.Tree) *workflow
 	if diags.HasErrors() {
 		return nil
 	}
-	plan, diags := engine.Resolve(docs, task)
+	plan, diags := engine.Resolve(t, task)
 	if diags.HasErrors() {
 		return nil
 	}
-	w := t.Workflows[plan.Workflow.ID]
-	if w == nil || w.File != plan.Workflow.File {
-		return nil
-	}
-	return w
+	return plan.Workflow
 }

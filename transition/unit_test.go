@@ -89,12 +89,12 @@ func TestRefusalJSON(t *testing.T) {
 // flags win; its map is never resolved.
 func TestLaunchJSON(t *testing.T) {
 	dir := t.TempDir()
-	ownFixture().build(t, dir, projectF)
+	ownFixture().Build(t, dir, projectF)
 	run := filepath.Join(dir, ".engineering", "runs", "DRIVE-1", "1")
 	// The project's task pins a profile absent from the tree: only the
 	// launch task can be resolved.
 	projecttest.WriteFile(t, filepath.Join(dir, ".engineering", "task.yaml"), []byte("id: DRIVE-1\nkind: feature\nobjective: x\nprotocol: fx/1\nprofile: fx.missing\n"))
-	data, _ := os.ReadFile(filepath.Join("testdata", "project", ".engineering", "task.yaml"))
+	data, _ := os.ReadFile(filepath.Join(projectDir, ".engineering", "task.yaml"))
 	projecttest.WriteFile(t, filepath.Join(dir, "launch-task.yaml"), data)
 	projecttest.WriteFile(t, filepath.Join(run, "launch.json"), []byte(`{"task_document":"launch-task.yaml","root":"tree","plugin_dirs":["/nowhere"],"map":"no/such-map","other":1}`))
 	c := matrix(ownExpect)["14"][0]
@@ -113,7 +113,7 @@ func TestLaunchJSON(t *testing.T) {
 // TestProjectCases covers discovery and project.yaml.
 func TestProjectCases(t *testing.T) {
 	dir := t.TempDir()
-	ownFixture().build(t, dir, projectF)
+	ownFixture().Build(t, dir, projectF)
 	sub := filepath.Join(dir, "a", "b")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)

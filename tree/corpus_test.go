@@ -8,55 +8,14 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/internal/testshared"
-
-	"github.com/aepflow/aepflow/stepmap"
 )
 
-// corpusTree returns the shared corpus tree, or skips the test where it is
-// absent.
+// corpusTree returns the shared corpus tree, or skips the benchmark where
+// it is absent.
 func corpusTree(tb testing.TB) string { return testshared.Corpus(tb, "tree") }
 
-func TestCorpusLoadsClean(t *testing.T) {
-	root := corpusTree(t)
-	tr, diags := Load(root)
-	if len(diags) != 0 {
-		t.Fatalf("the corpus tree must load clean:\n%s", render(diags))
-	}
-	if got := strings.Join(tr.WorkflowIDs(), ","); got != "adp/default" {
-		t.Errorf("workflows: %s", got)
-	}
-	if len(tr.Principles) != 16 || len(tr.Profiles) != 3 || len(tr.Protocols) != 2 || len(tr.Lifecycles) != 2 {
-		t.Errorf("counts: %d principles, %d profiles, %d protocols, %d lifecycles",
-			len(tr.Principles), len(tr.Profiles), len(tr.Protocols), len(tr.Lifecycles))
-	}
-}
-
-func TestCorpusMapSelection(t *testing.T) {
-	root := corpusTree(t)
-	tr, _ := Load(root)
-	m, diags := stepmap.Select("development/default", tr.StepMapList(), os.ReadFile)
-	if m == nil || len(diags) != 0 {
-		t.Fatalf("select by id: %v", diags)
-	}
-	w, err := tr.Workflow(m.Workflow)
-	if err != nil || w.ID != "adp/default" || w.Version != 2 {
-		t.Fatalf("pinned workflow: %v", err)
-	}
-	if d := m.CrossValidate(w); len(d) != 0 {
-		t.Errorf("cross-validation: %v", d)
-	}
-	byFile, diags := stepmap.Select(filepath.Join(root, "drivers", "development", "default.yaml"), nil, os.ReadFile)
-	if byFile == nil || len(diags) != 0 || byFile.ID != "development/default" {
-		t.Errorf("select by file: %v", diags)
-	}
-	if picked, err := stepmap.Pick(tr.StepMapList(), "adp/default", 2); err != nil || picked != m {
-		t.Errorf("pick: %v", err)
-	}
-	steps := m.States["verify"].Steps
-	if len(steps) != 6 || steps[0].Label() != "The unit suite." || steps[4].Evidence.Kind != "property_test_result" {
-		t.Errorf("verify steps: %d", len(steps))
-	}
-}
+// The corpus checks of the tree (it loads clean, its step map is selected
+// by id and by file) are in package conformance; the benchmark stays here.
 
 func BenchmarkLoadCorpus(b *testing.B) {
 	root := corpusTree(b)

@@ -46,6 +46,7 @@ func Load(root string) (*Tree, diag.List) {
 // were loaded). No kinds loads nothing.
 func LoadKinds(root string, kinds ...Kind) (*Tree, diag.List) {
 	t := newTree(root)
+	t.kinds = slices.Clone(kinds)
 	var diags diag.List
 	for _, row := range Rows {
 		if slices.Contains(kinds, row.Kind) {
@@ -65,78 +66,48 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 	var diags diag.List
 	files, err := collect(dir)
 	if err != nil {
-		diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir))
+		e := &entry{file: File{Kind: kind}, diags: diag.List{diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir)}}
+		diags.Extend(t.admit(e))
 	}
-	// Files load in parallel a window at a time and register in load
-	// order, so the tree and its diagnostics are those of a sequential
-	// load, and no more than a window of files beyond MaxTreeBytes is ever
-	// held.
+	// Files are read, parsed, decoded and validated in parallel, a window
+	// at a time, then admitted in load order against the byte budget, so
+	// the tree and its diagnostics are those of a sequential load; at most
+	// a window of files beyond MaxTreeBytes is ever read. Once the budget
+	// is spent, files are taken one by one, refused from their size before
+	// they are read, as a sequential load does.
 	window := 4 * runtime.GOMAXPROCS(0)
 	for start := 0; start < len(files); start += window {
 		chunk := files[start:min(start+window, len(files))]
-		var loaded []loaded
-		if !t.full {
-			loaded = loadAll(chunk, kind)
-		}
-		for i, f := range chunk {
-			t.Files = append(t.Files, File{Path: f, Kind: kind})
-			if t.full {
-				diags.Extend(refusedUnread(f))
-				t.markBroken(kind, "", f)
-				continue
+		if t.full {
+			for _, f := range chunk {
+				diags.Extend(t.admit(t.readEntry(f, kind)))
 			}
-			diags.Extend(t.add(f, kind, loaded[i]))
+			continue
+		}
+		for _, e := range readAll(chunk, kind) {
+			diags.Extend(t.admit(t.withinBudget(e)))
 		}
 	}
 	return diags
 }
 
-// add registers one loaded file, within the tree's byte budget.
-func (t *Tree) add(f string, kind Kind, r loaded) diag.List {
-	if r.data != nil {
-		if t.bytes += int64(len(r.data)); t.bytes > MaxTreeBytes {
-			t.markBroken(kind, "", f)
-			return t.overBudget(f)
+// readAll reads, parses, decodes and validates files, as many at once as
+// the process may run goroutines in parallel; the byte budget is the
+// caller's to apply, in order.
+func readAll(files []string, kind Kind) []*entry {
+	out := make([]*entry, len(files))
+	read := func(i int) {
+		data, diags := ReadFile(files[i])
+		if data == nil {
+			out[i] = &entry{file: File{Path: files[i], Kind: kind}, diags: diags}
+			return
 		}
-		t.Sources[f] = r.data
+		out[i] = parseEntry(files[i], kind, data)
 	}
-	if r.doc == nil {
-		t.markBroken(kind, r.id, f)
-		return r.diags
-	}
-	return append(r.diags, t.register(r.doc)...)
-}
-
-// refusedUnread is what a file past the byte budget reports without being
-// read: nothing when it is a regular file of an acceptable size (the first
-// file past the budget said why), else why it could not have been read.
-func refusedUnread(file string) diag.List {
-	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Size() <= yamldoc.MaxFileSize {
-		return nil
-	}
-	_, diags := ReadFile(file) // refuses before reading: not regular, too large, or unreadable
-	return diags
-}
-
-// loaded is one file read, parsed, decoded and validated, waiting to be
-// registered.
-type loaded struct {
-	data  []byte    // nil when the file could not be read
-	doc   *Document // nil when it did not load
-	id    string    // the id a document that did not load declares, if it tells
-	diags diag.List
-}
-
-// loadAll reads, parses, decodes and validates files, as many at once as
-// the process may run goroutines in parallel: each file is independent of
-// the others until it is registered, which the caller does in load order,
-// so the tree and its diagnostics are those of a sequential load.
-func loadAll(files []string, kind Kind) []loaded {
-	out := make([]loaded, len(files))
 	workers := min(runtime.GOMAXPROCS(0), len(files))
 	if workers <= 1 {
-		for i, f := range files {
-			out[i] = loadOne(f, kind)
+		for i := range files {
+			read(i)
 		}
 		return out
 	}
@@ -145,7 +116,7 @@ func loadAll(files []string, kind Kind) []loaded {
 	for range workers {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				out[i] = loadOne(files[i], kind)
+				read(i)
 			}
 		})
 	}
@@ -153,23 +124,74 @@ func loadAll(files []string, kind Kind) []loaded {
 	return out
 }
 
-// loadOne reads, parses, decodes and validates one file of kind. A file
-// over the size bound is refused before it is read.
-func loadOne(file string, kind Kind) loaded {
+// withinBudget returns e, or its refusal when its bytes would take the
+// tree past MaxTreeBytes (readEntry's rule, applied after the read).
+func (t *Tree) withinBudget(e *entry) *entry {
+	if e.data == nil {
+		return e
+	}
+	if t.bytes+int64(len(e.data)) > MaxTreeBytes {
+		return &entry{file: e.file, diags: t.overBudget(e.file.Path)}
+	}
+	t.bytes += int64(len(e.data))
+	return e
+}
+
+// readEntry reads, parses, decodes and validates one file of kind from
+// disk. A file over the size bound, or one that would take the tree past
+// MaxTreeBytes, is refused before it is read.
+func (t *Tree) readEntry(file string, kind Kind) *entry {
+	refused := func(diags diag.List) *entry { return &entry{file: File{Path: file, Kind: kind}, diags: diags} }
+	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Size() <= yamldoc.MaxFileSize && t.bytes+info.Size() > MaxTreeBytes {
+		return refused(t.overBudget(file))
+	}
 	data, diags := ReadFile(file)
 	if data == nil {
-		return loaded{diags: diags}
+		return refused(diags)
 	}
-	doc, diags := yamldoc.Parse(file, data)
-	if diags.HasErrors() {
-		return loaded{data: data, id: peekID(nil, data), diags: diags}
+	if t.bytes += int64(len(data)); t.bytes > MaxTreeBytes {
+		return refused(t.overBudget(file))
+	}
+	return parseEntry(file, kind, data)
+}
+
+// parseEntry parses, decodes and validates data as the file of kind.
+func parseEntry(file string, kind Kind, data []byte) *entry {
+	e := &entry{file: File{Path: file, Kind: kind}, data: data}
+	doc, ds := yamldoc.Parse(file, data)
+	e.diags.Extend(ds)
+	if doc == nil || ds.HasErrors() {
+		e.brokenID = peekID(nil, data)
+		return e
 	}
 	d, ds := decode(kind, doc)
-	r := loaded{data: data, doc: d, diags: append(diags, ds...)}
+	e.diags.Extend(ds)
+	e.doc = d
 	if d == nil {
-		r.id = peekID(doc.Root, doc.Data)
+		e.brokenID = peekID(doc.Root, doc.Data)
 	}
-	return r
+	return e
+}
+
+// admit appends e to the tree in load order: its file, its bytes and its
+// own diagnostics, then its document registered under its identity. It
+// returns the diagnostics in the order Load reports them.
+func (t *Tree) admit(e *entry) diag.List {
+	t.entries = append(t.entries, e)
+	diags := slices.Clone(e.diags)
+	if e.file.Path == "" {
+		return diags
+	}
+	t.Files = append(t.Files, e.file)
+	if e.data != nil {
+		t.Sources[e.file.Path] = e.data
+	}
+	if e.doc != nil {
+		diags.Extend(t.register(e.doc))
+	} else {
+		t.markBroken(e.file.Kind, e.brokenID, e.file.Path)
+	}
+	return diags
 }
 
 // topLevelID finds a top-level `id:` line of a YAML document, or an `"id":`
@@ -328,7 +350,7 @@ func decode(kind Kind, doc *yamldoc.Document) (*Document, diag.List) {
 	d := &Document{Kind: kind, File: doc.File, pos: yamldoc.PosOf(doc.Root)}
 	switch kind {
 	case KindWorkflow:
-		d.Workflow = workflow.Decode(doc, &diags)
+		d.Workflow = workflow.DecodeReleasing(doc, &diags) // the loader drops doc
 	case KindStepMap:
 		d.StepMap = stepmap.Decode(doc, &diags)
 	case KindProtocol:

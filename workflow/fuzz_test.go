@@ -16,7 +16,7 @@ import (
 // Why a bound: whenever the Go fuzzer finds an input with new coverage, a
 // worker minimizes it before fuzzing on, trying about n²/2 cuts of an
 // n-byte input, each a load, a validation and a layout — cubic in n
-// overall. Seeded with the whole 2.4 KB testdata/ok/full.yaml, each
+// overall. Seeded with the whole 2.4 KB ../testdata/workflow/ok/full.yaml, each
 // interesting mutant cost millions of calls to minimize (capped only by
 // -fuzzminimizetime) before its worker fuzzed again (docs/fuzzing.md).
 // Every construct and every validation rule shows on a few states, the
@@ -30,7 +30,7 @@ const maxFuzzInput = 640
 // bytes are outside its domain (see there for why).
 func FuzzLoadWorkflow(f *testing.F) {
 	var seeds [][]byte
-	for _, file := range testkit.Files(f, "testdata/ok/*.yaml", "testdata/ok/*.json", "testdata/err/*.yaml", "testdata/err/*.json") {
+	for _, file := range testkit.Files(f, "../testdata/workflow/ok/*.yaml", "../testdata/workflow/ok/*.json", "../testdata/workflow/err/*.yaml", "../testdata/workflow/err/*.json") {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)

@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/yamldoc"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // refLayout is the layout as first written, with maps keyed by state id:
@@ -178,7 +182,7 @@ func TestLayoutMatchesReference(t *testing.T) {
 			t.Fatal(d)
 		}
 	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "ok", "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "workflow", "ok", "*.yaml"))
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
@@ -192,5 +196,43 @@ func TestLayoutMatchesReference(t *testing.T) {
 				t.Errorf("%s: %s", f, d)
 			}
 		}
+	}
+}
+
+// TestDecodeLeavesTheDocument: Decode leaves the parsed document whole (an
+// editor reads its nodes afterwards); DecodeReleasing drops every state's
+// and transition's nodes and decodes the same workflow.
+func TestDecodeLeavesTheDocument(t *testing.T) {
+	src := []byte(genWorkflow(30))
+	count := func(n *yaml.Node) int {
+		c := 0
+		var walk func(*yaml.Node)
+		walk = func(n *yaml.Node) {
+			if n == nil {
+				return
+			}
+			c++
+			for _, k := range n.Content {
+				walk(k)
+			}
+		}
+		walk(n)
+		return c
+	}
+	doc, _ := yamldoc.Parse("w.yaml", src)
+	before := count(doc.Root)
+	var diags diag.List
+	kept := Decode(doc, &diags)
+	if after := count(doc.Root); after != before || diags.HasErrors() {
+		t.Fatalf("Decode changed the document: %d nodes, was %d (%v)", after, before, diags)
+	}
+	doc2, _ := yamldoc.Parse("w.yaml", src)
+	released := DecodeReleasing(doc2, &diags)
+	if after := count(doc2.Root); after >= before/2 {
+		t.Errorf("DecodeReleasing kept %d of %d nodes", after, before)
+	}
+	if len(released.States) != len(kept.States) || len(released.Transitions) != len(kept.Transitions) || sameAsReference(released) != "" {
+		t.Errorf("DecodeReleasing decoded %d states and %d transitions, Decode %d and %d",
+			len(released.States), len(released.Transitions), len(kept.States), len(kept.Transitions))
 	}
 }

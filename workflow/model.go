@@ -17,6 +17,7 @@ import (
 	"slices"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/predicate"
 )
 
@@ -80,6 +81,9 @@ type shaky struct {
 func (w *Workflow) StateIDs() []string {
 	return slices.Sorted(maps.Keys(w.States))
 }
+
+// Ref returns the workflow's identity, `<id>/<version>`.
+func (w *Workflow) Ref() ident.Ref { return ident.Ref{ID: w.ID, Major: w.Version} }
 
 // GuardedCount returns the number of transitions whose simplified guard is
 // not always (documents.md §5.2).

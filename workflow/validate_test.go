@@ -22,7 +22,7 @@ func mustLoad(t testing.TB, src string) *Workflow {
 // TestValidateLocationsAndOrder checks the logical locations, hints and the
 // reference emission order (before sorting) of every semantic rule.
 func TestValidateLocationsAndOrder(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "err", "several.yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "workflow", "err", "several.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,8 @@ func check(file string, data []byte) diag.List {
 // per line.
 var errorLines = testkit.Lines
 
-// fixtures checks the documents of testdata under their base names.
+// fixtures checks the documents of ../testdata/workflow (shared with
+// package schemas) under their base names.
 var fixtures = testkit.Fixtures{
 	Check: func(_ *testing.T, file string, data []byte) diag.List {
 		return check(filepath.Base(file), data)
@@ -32,16 +33,16 @@ var fixtures = testkit.Fixtures{
 	Require: testkit.RequireDiagnostic,
 }
 
-// TestOK loads every testdata/ok document: each must load and validate
+// TestOK loads every ../testdata/workflow/ok document: each must load and validate
 // without a single diagnostic.
 func TestOK(t *testing.T) {
-	fixtures.Clean(t, "testdata/ok/*.yaml", "testdata/ok/*.json")
+	fixtures.Clean(t, "../testdata/workflow/ok/*.yaml", "../testdata/workflow/ok/*.json")
 }
 
-// TestErr loads every testdata/err document and compares its diagnostics
+// TestErr loads every ../testdata/workflow/err document and compares its diagnostics
 // with the sibling .out file, byte for byte.
 func TestErr(t *testing.T) {
-	fixtures.Golden(t, *update, "testdata/err/*.yaml", "testdata/err/*.json")
+	fixtures.Golden(t, *update, "../testdata/workflow/err/*.yaml", "../testdata/workflow/err/*.json")
 }
 
 // TestErrFixturesCoverEveryCode makes sure each code the package documents
@@ -56,7 +57,7 @@ func TestErrFixturesCoverEveryCode(t *testing.T) {
 		CodeUnreachableState,
 	}
 	for _, code := range codes {
-		out, err := os.ReadFile(filepath.Join("testdata", "err", code+".out"))
+		out, err := os.ReadFile(filepath.Join("..", "testdata", "workflow", "err", code+".out"))
 		if err != nil {
 			t.Errorf("no fixture for %s: %v", code, err)
 			continue

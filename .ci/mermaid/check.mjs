@@ -1,5 +1,6 @@
 // CI check, run by .ci/run: every Mermaid diagram aepflow writes or shows —
-// the render goldens (render/testdata/*.mmd.golden), the examples
+// the render goldens (render/testdata/*.mmd.golden, and the corpus goldens
+// and outputs of conformance/testdata/render), the examples
 // (examples/**/*.mmd) and the ```mermaid blocks of the Markdown pages — is
 // parsed and rendered with Mermaid itself (in Node, jsdom standing in for
 // the browser), and checked twice:
@@ -140,13 +141,12 @@ function walk(dir) {
 // diagrams lists [name, source] for every Mermaid diagram of the repository.
 function diagrams() {
   const out = [];
-  const goldens = join(repo, 'render', 'testdata');
-  for (const f of readdirSync(goldens).filter((f) => f.endsWith('.mmd.golden')).sort()) {
-    out.push([relative(repo, join(goldens, f)), readFileSync(join(goldens, f), 'utf8')]);
-  }
+  // Goldens are *.mmd.golden (render/testdata, and the corpus workflow's in
+  // conformance/testdata/render); examples and the end-to-end suite's
+  // outputs are *.mmd.
   for (const f of walk(repo)) {
     const rel = relative(repo, f);
-    if (f.endsWith('.mmd')) out.push([rel, readFileSync(f, 'utf8')]);
+    if (f.endsWith('.mmd') || f.endsWith('.mmd.golden')) out.push([rel, readFileSync(f, 'utf8')]);
     if (f.endsWith('.md')) {
       const blocks = readFileSync(f, 'utf8').split(/^```mermaid\n/m).slice(1);
       blocks.forEach((b, i) => out.push([`${rel} (block ${i + 1})`, b.split(/^```$/m)[0]]));

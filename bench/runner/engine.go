@@ -106,7 +106,7 @@ func restoreProc(w *Work, n int) (Proc, error) {
 	if err := os.WriteFile(task, []byte(benchTask), 0o644); err != nil {
 		return Proc{}, err
 	}
-	docs, ds := engine.LoadDocuments(root)
+	docs, ds := engine.LoadTree(root)
 	if ds.HasErrors() {
 		return Proc{}, ds.Err()
 	}

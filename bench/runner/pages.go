@@ -16,3 +16,12 @@ func init() {
 		"predicate": {Pkg: "./predicate", Bench: ".", Benchtime: "1s", QuickBenchtime: "100x"},
 	}})
 }
+
+// The language server's page: diagnostics after a one-line change against a
+// full revalidation, and tree.WithFile against a whole load.
+func init() {
+	register(&Page{Name: "lsp", Go: map[string]GoBench{
+		"lsp":  {Pkg: "./lsp", Bench: ".", Benchtime: "20x", QuickBenchtime: "5x"},
+		"tree": {Pkg: "./tree", Bench: "WithFileCorpus|LoadCorpus", Benchtime: "100x", QuickBenchtime: "20x"},
+	}})
+}

@@ -111,7 +111,7 @@ func completionWorkflow(cmd *cobra.Command, t *tree.Tree) string {
 	if ds.HasErrors() {
 		return ""
 	}
-	plan, ds := engine.Resolve(engine.FromTree(t), task)
+	plan, ds := engine.Resolve(t, task)
 	if ds.HasErrors() || plan == nil || t.Workflows[plan.Workflow.ID] == nil {
 		return ""
 	}

@@ -138,7 +138,7 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 // positionExecution loads documents, task and store, resolves, and places
 // the execution at its initial state, --state or --snapshot.
 func positionExecution(cmd *cobra.Command, f evaluateFlags, now time.Time) (*engine.Execution, diag.List, error) {
-	docs, diags := engine.LoadDocuments(f.root)
+	docTree, diags := engine.LoadTree(f.root)
 	taskData, err := readInput(cmd, "--task", f.task, yamldoc.MaxFileSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the task: %w", err)
@@ -148,7 +148,7 @@ func positionExecution(cmd *cobra.Command, f evaluateFlags, now time.Time) (*eng
 	if diags.HasErrors() {
 		return nil, diags, nil
 	}
-	plan, ds := engine.Resolve(docs, task)
+	plan, ds := engine.Resolve(docTree, task)
 	if ds.HasErrors() {
 		return nil, ds, nil
 	}
@@ -180,13 +180,9 @@ func positionExecution(cmd *cobra.Command, f evaluateFlags, now time.Time) (*eng
 	}
 	exec := engine.NewExecution(plan, graph, now)
 	if f.state != "" && f.state != exec.State {
-		if plan.Workflow.State(f.state) == nil {
-			msg := "--state `" + f.state + "` is not a state of workflow `" + plan.Workflow.Ref() + "`"
-			var ids []string
-			for _, s := range plan.Workflow.States {
-				ids = append(ids, s.ID)
-			}
-			if best, ok := suggest.Closest(f.state, ids); ok {
+		if plan.Workflow.States[f.state] == nil {
+			msg := "--state `" + f.state + "` is not a state of workflow `" + plan.Workflow.Ref().String() + "`"
+			if best, ok := suggest.Closest(f.state, plan.Workflow.StateIDs()); ok {
 				msg += "; did you mean `" + best + "`?"
 			}
 			return nil, nil, errors.New(msg)

@@ -227,28 +227,6 @@ func TestRenderPNGNotToATerminal(t *testing.T) {
 	}
 }
 
-// TestRenderCorpusSVG renders the corpus workflow as SVG: every state named.
-func TestRenderCorpusSVG(t *testing.T) {
-	shared, err := sharedDir()
-	if err != nil {
-		t.Skip("../shared is absent")
-	}
-	buildCompanion(t)
-	var out, errb bytes.Buffer
-	args := []string{"render", "--id", "adp/default/2", "--root", filepath.Join(shared, "corpus", "tree"), "--format", "svg"}
-	if code := run(args, nil, &out, &errb); code != exitOK {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	titles, edges := svgNodeTitles(t, out.Bytes())
-	want := "__initial,adversarial_verify,complete,declined,decompose,establish_verifiers,implement,receive,review,specify,verify"
-	if got := strings.Join(titles, ","); got != want {
-		t.Errorf("node titles = %s, want %s", got, want)
-	}
-	if edges != 14 {
-		t.Errorf("edge groups = %d, want 13 transitions + the initial edge", edges)
-	}
-}
-
 // TestRenderCompanionTimeBound: a companion that outlives its time bound
 // (by the grace period) is killed, and render reports it clearly.
 func TestRenderCompanionTimeBound(t *testing.T) {

@@ -19,17 +19,12 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI scripts under testdata/script: each .txtar file
 // holds commands, their expected stdout/stderr and exit codes, and the files
 // they read and write. Set UPDATE_SCRIPTS=1 to rewrite expected output.
+// The scripts hold their own files; the cases over ../shared are in package
+// conformance.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") == "1",
-		Setup: func(env *testscript.Env) error {
-			// Scripts that use the shared corpus skip themselves when it is absent.
-			if dir, err := sharedDir(); err == nil {
-				env.Setenv("SHARED", dir)
-			}
-			return nil
-		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// mkfifo PATH... makes named pipes, the input that hangs a
 			// reader that opens it blocking.
@@ -41,13 +36,6 @@ func TestScripts(t *testing.T) {
 					ts.Check(mkfifo(ts.MkAbs(a)))
 				}
 			},
-		},
-		Condition: func(cond string) (bool, error) {
-			if cond == "shared" {
-				_, err := sharedDir()
-				return err == nil, nil
-			}
-			return false, nil
 		},
 	})
 }

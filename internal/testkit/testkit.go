@@ -156,7 +156,10 @@ func (f Fixtures) Golden(t *testing.T, update bool, patterns ...string) {
 func (f Fixtures) each(t *testing.T, patterns []string, judge func(t *testing.T, file string, l diag.List)) {
 	t.Helper()
 	for _, file := range Files(t, patterns...) {
-		name := strings.TrimPrefix(filepath.ToSlash(file), "testdata/")
+		name := filepath.ToSlash(file)
+		if i := strings.LastIndex(name, "testdata/"); i >= 0 {
+			name = name[i+len("testdata/"):]
+		}
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(file)
 			if err != nil {

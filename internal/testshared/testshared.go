@@ -1,7 +1,8 @@
 // Package testshared finds `../shared`, the specifications and corpus that
-// CI places beside the repository, for the conformance tests of every
-// package. Tests that need it skip themselves where it is absent, so the
-// project's own tests pass on any machine.
+// CI places beside the repository, for the end-to-end suite (package
+// conformance, which holds every test against the corpus) and for the
+// benchmarks that take the corpus as their input. Both skip where it is
+// absent, so the project's own tests pass on any machine.
 //
 // It is for tests only; no command depends on it.
 package testshared
