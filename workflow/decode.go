@@ -228,6 +228,7 @@ func decodeTransition(r *yamldoc.Reader, n *yaml.Node, path string) *Transition 
 		t.To, _ = stateID(r, tn, yamldoc.Key(path, "to"))
 	}
 	if wn := m.Get("when"); !yamldoc.IsNull(wn) {
+		t.WhenPos = yamldoc.PosOf(wn)
 		t.When = parsePredicate(r, wn, yamldoc.Key(path, "when"))
 	}
 	rn, key := m.GetAlias("requires", "require")

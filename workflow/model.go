@@ -125,6 +125,11 @@ type Transition struct {
 	Pos diag.Pos
 	// FromPos and ToPos are the positions of the `from` and `to` values.
 	FromPos, ToPos diag.Pos
+	// WhenPos is the position of the `when` value: a scalar where it
+	// starts, a block mapping or sequence where its first key or `-` is.
+	// It is the zero Pos when `when` is absent or null; analysis blames a
+	// guard there (analysis.md §9.1).
+	WhenPos diag.Pos
 }
 
 // Guarded reports whether the transition's simplified guard is not always:
