@@ -63,7 +63,15 @@ func (a *analyzer) emptyLeaf(p predicate.Predicate, pol polarity) predicate.Pred
 		}
 		return nil
 	case predicate.Not:
-		return a.emptyLeaf(q.X, pol.negated())
+		l := a.emptyLeaf(q.X, pol.negated())
+		switch q.X.(type) {
+		case predicate.All, predicate.Any, predicate.Not:
+		default:
+			if l != nil {
+				return q // name the leaf as the guard writes it
+			}
+		}
+		return l
 	case predicate.Always, predicate.Never, nil:
 		return nil
 	}
