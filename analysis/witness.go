@@ -60,7 +60,9 @@ func (a *analyzer) witness(c conj) (*synth, *Witness, bool) {
 		if !ok {
 			return nil, nil, false
 		}
-		w.Values = append(w.Values, info.name+" = "+v.String())
+		if !contextPath(info.name) {
+			w.Values = append(w.Values, info.name+" = "+v.String())
+		}
 		if strings.HasPrefix(info.name, "evidence.count.") {
 			counts = append(counts, at)
 			continue
@@ -511,4 +513,10 @@ func predicatePartSet(s *workflow.RequirementSet) *workflow.RequirementSet {
 		}
 	}
 	return out
+}
+
+// contextPath reports whether a path is fixed by a source state's context
+// (§3.6): witnesses get it by entering the state, messages leave it out.
+func contextPath(p string) bool {
+	return p == "state.current" || p == "workflow.terminal" || strings.HasPrefix(p, "state.") && strings.HasSuffix(p, ".entered")
 }
