@@ -67,12 +67,7 @@ type Options struct {
 // Analyze returns the findings of analysis.md §6–§8 for workflow w of tree
 // t, unsorted (the caller sorts them with the rest of its list).
 func Analyze(t *tree.Tree, w *workflow.Workflow, opts Options) diag.List {
-	if opts.Now.IsZero() {
-		opts.Now = time.Now()
-	}
-	a := newAnalyzer(t, w, opts)
-	a.run()
-	return a.diags
+	return AnalyzeWitnessed(t, w, opts).Findings
 }
 
 // move is one transition with what the analysis decided about it.
