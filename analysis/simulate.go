@@ -1,0 +1,298 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/stepmap"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
+)
+
+// DefaultVisitBudget is a state's visit budget without --max-visits or a
+// map that sets one (§10.4).
+const DefaultVisitBudget = 3
+
+// SimOptions tune one simulation.
+type SimOptions struct {
+	// Plan is the task's resolved plan; nil runs the bare plan (§10.2).
+	Plan *engine.Plan
+	// MaxVisits overrides every state's visit budget when not 0.
+	MaxVisits uint32
+	// Map supplies the visit budgets (its steps are not run).
+	Map *stepmap.Map
+}
+
+// RecordRef names one submitted record.
+type RecordRef struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+}
+
+// PathValue is one observed fact of a move's guard.
+type PathValue struct {
+	Path  string `json:"path"`
+	Value any    `json:"value"`
+	text  string
+}
+
+// Step is one line of a simulated run: a submission or a move.
+type Step struct {
+	Kind       string      `json:"kind"`
+	State      string      `json:"state,omitempty"`
+	Visit      int         `json:"visit,omitempty"`
+	Records    []RecordRef `json:"records,omitempty"`
+	N          int         `json:"n,omitempty"`
+	From       string      `json:"from,omitempty"`
+	To         string      `json:"to,omitempty"`
+	Transition *int        `json:"transition,omitempty"`
+	Line       int         `json:"line,omitempty"`
+	Retreat    *bool       `json:"retreat,omitempty"`
+	Guard      string      `json:"guard,omitempty"`
+	Observed   []PathValue `json:"observed,omitempty"`
+	Unobserved []string    `json:"unobserved,omitempty"`
+}
+
+// Refused is the move a visit budget refused.
+type Refused struct {
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Transition int    `json:"transition"`
+	Budget     uint32 `json:"budget"`
+}
+
+// Outcome is how a simulated run ended.
+type Outcome struct {
+	Kind    string   `json:"kind"`
+	State   string   `json:"state"`
+	Visit   int      `json:"visit"`
+	Moves   int      `json:"moves"`
+	Reasons []string `json:"reasons,omitempty"`
+	Refused *Refused `json:"refused,omitempty"`
+}
+
+// Outcome kinds.
+const (
+	OutcomeCompleted = "completed"
+	OutcomeBlocked   = "blocked"
+	OutcomeBudget    = "budget_exhausted"
+)
+
+// Run is a simulated run (§10.6).
+type Run struct {
+	Workflow string   `json:"workflow"`
+	Task     *string  `json:"task"`
+	Profile  *string  `json:"profile"`
+	Initial  string   `json:"initial"`
+	Entered  []string `json:"entered"`
+	Steps    []Step   `json:"steps"`
+	Outcome  Outcome  `json:"outcome"`
+	// Records is how many records the scenario holds.
+	Records int `json:"-"`
+}
+
+// Simulate walks workflow w of tree t against scenario sc with the engine's
+// own transition (§10.4). The list holds the refusals (an undeclared
+// evidence kind); an engine failure is returned as an error.
+func Simulate(t *tree.Tree, w *workflow.Workflow, sc *Scenario, opts SimOptions) (*Run, diag.List, error) {
+	a := newAnalyzer(t, w, Options{})
+	plan := opts.Plan
+	kinds := a.kinds
+	if plan == nil {
+		var scales predicate.Scales
+		if len(a.scales) > 0 {
+			scales = a.scales[0]
+		}
+		plan = engine.BarePlan(w, scales, sc.Facts)
+	} else {
+		kinds = map[string]bool{}
+		for _, ref := range plan.Protocol.Chain {
+			for _, p := range t.Protocols {
+				if p.Ref().String() == ref {
+					for _, k := range p.EvidenceKinds {
+						kinds[k] = true
+					}
+				}
+			}
+		}
+	}
+	if ds := undeclared(sc, kinds); ds.HasErrors() {
+		return nil, ds, nil
+	}
+	sim := &simulation{w: w, sc: sc, opts: opts, layout: workflow.ComputeLayout(w), visits: map[string]int{}}
+	run, err := sim.walk(engine.NewExecution(plan, sc.Graph, sc.Now))
+	if err != nil {
+		return nil, nil, err
+	}
+	run.Workflow = w.Ref().String()
+	if opts.Plan != nil {
+		id, prof := opts.Plan.Task.ID, opts.Plan.Task.Profile
+		run.Task, run.Profile = &id, &prof
+	}
+	return run, nil, nil
+}
+
+// undeclared refuses records of kinds the protocol in force does not
+// declare (A3), at nothing more precise than the record's kind.
+func undeclared(sc *Scenario, kinds map[string]bool) diag.List {
+	var ds diag.List
+	check := func(recs []evidence.Record, where string) {
+		for _, r := range recs {
+			if !kinds[r.Kind()] {
+				ds.Add(diag.Errorf(CodeUndeclaredKind, "%s holds a record of kind `%s`, which no protocol the run is under declares; a driven run refuses it", where, r.Kind()).
+					WithHint("declare the kind in the protocol, or drop the record"))
+			}
+		}
+	}
+	check(sc.Evidence, "the scenario's `evidence`")
+	for _, s := range slicesSortedKeys(sc.Entries) {
+		for _, e := range sc.Entries[s] {
+			check(e.Records, "`on_entry."+s+"`")
+		}
+	}
+	return ds
+}
+
+type simulation struct {
+	w      *workflow.Workflow
+	sc     *Scenario
+	opts   SimOptions
+	layout *workflow.Layout
+	visits map[string]int
+	run    Run
+	moves  int
+}
+
+func (s *simulation) budget(state string) uint32 {
+	if s.opts.MaxVisits > 0 {
+		return s.opts.MaxVisits
+	}
+	if s.opts.Map != nil {
+		if st := s.opts.Map.States[state]; st != nil && st.VisitBudget > 0 {
+			return st.VisitBudget
+		}
+	}
+	return DefaultVisitBudget
+}
+
+// submit submits records in the execution's state and records the step.
+func (s *simulation) submit(exec *engine.Execution, recs []evidence.Record) {
+	if len(recs) == 0 {
+		return
+	}
+	first := len(exec.Evidence)
+	exec.Submit(recs...)
+	step := Step{Kind: "submit", State: exec.State, Visit: s.visits[exec.State]}
+	for _, en := range exec.Evidence[first:] {
+		step.Records = append(step.Records, RecordRef{ID: en.Record.ID, Kind: en.Record.Kind()})
+	}
+	s.run.Steps = append(s.run.Steps, step)
+}
+
+// entryRecords returns the records of the v-th entry into state.
+func (s *simulation) entryRecords(state string, v int) []evidence.Record {
+	var out []evidence.Record
+	for _, e := range s.sc.Entries[state] {
+		if e.Visit == 0 || int(e.Visit) == v {
+			out = append(out, e.Records...)
+		}
+	}
+	return out
+}
+
+func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
+	s.run.Initial = exec.State
+	s.visits[exec.State] = 1
+	s.run.Records = len(s.sc.Evidence)
+	for _, es := range s.sc.Entries {
+		for _, e := range es {
+			s.run.Records += len(e.Records)
+		}
+	}
+	s.submit(exec, s.sc.Evidence)
+	s.submit(exec, s.entryRecords(exec.State, 1))
+	for {
+		r, err := exec.Clone().Transition()
+		if err != nil {
+			return nil, err
+		}
+		switch r.Kind {
+		case engine.Completed:
+			return s.finish(exec, Outcome{Kind: OutcomeCompleted}), nil
+		case engine.Blocked:
+			return s.finish(exec, Outcome{Kind: OutcomeBlocked, Reasons: r.Reasons}), nil
+		}
+		tr, err := s.transition(r.From, r.To)
+		if err != nil {
+			return nil, err
+		}
+		if b := s.budget(r.To); s.visits[r.To] >= int(b) {
+			return s.finish(exec, Outcome{Kind: OutcomeBudget, Refused: &Refused{From: r.From, To: r.To, Transition: tr.Index, Budget: b}}), nil
+		}
+		step := s.moveStep(exec, tr)
+		exec.EnterState(r.To)
+		s.visits[r.To]++
+		s.moves++
+		step.N = s.moves
+		s.run.Steps = append(s.run.Steps, step)
+		s.submit(exec, s.entryRecords(r.To, s.visits[r.To]))
+	}
+}
+
+// transition returns the transition joining from and to (a loaded
+// workflow has one per pair).
+func (s *simulation) transition(from, to string) (*workflow.Transition, error) {
+	for _, t := range s.w.Transitions {
+		if t.From == from && t.To == to {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("the engine moved %s -> %s, which no transition joins", from, to)
+}
+
+// moveStep records a move with its guard's facts as they stand.
+func (s *simulation) moveStep(exec *engine.Execution, t *workflow.Transition) Step {
+	idx := t.Index
+	back := s.layout.IsBack(t.From, t.To)
+	step := Step{Kind: "move", From: t.From, To: t.To, Transition: &idx, Line: t.Pos.Line, Retreat: &back, Guard: t.When.String()}
+	facts := exec.Facts()
+	for _, p := range predicate.FactPaths(t.When) {
+		if v, ok := facts.Lookup(p); ok {
+			step.Observed = append(step.Observed, PathValue{Path: p, Value: valueAny(v), text: v.String()})
+		} else {
+			step.Unobserved = append(step.Unobserved, p)
+		}
+	}
+	if step.Observed == nil {
+		step.Observed = []PathValue{}
+	}
+	if step.Unobserved == nil {
+		step.Unobserved = []string{}
+	}
+	return step
+}
+
+func (s *simulation) finish(exec *engine.Execution, o Outcome) *Run {
+	o.State = exec.State
+	o.Visit = s.visits[exec.State]
+	o.Moves = s.moves
+	s.run.Outcome = o
+	s.run.Entered = slices.Clone(exec.Entered)
+	if s.run.Steps == nil {
+		s.run.Steps = []Step{}
+	}
+	return &s.run
+}
+
+func slicesSortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"os"
+	"time"
+
+	"github.com/aepflow/aepflow/analysis"
+	"github.com/aepflow/aepflow/compiler"
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/stepmap"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newSimulateCmd) }
+
+// Exit codes of simulate (analysis.md §2.3, §10.7).
+const (
+	exitSimCompleted = exitOK
+	exitSimRefused   = exitProblems
+	exitSimInternal  = exitUndecided
+	exitSimBlocked   = 4
+	exitSimBudget    = 5
+)
+
+// maxTaskFile bounds a task document.
+const maxTaskFile = 4 << 20
+
+type simulateFlags struct {
+	root, id, mapRef, task, format string
+	evidence                       []string
+	maxVisits                      int
+}
+
+func newSimulateCmd() *cobra.Command {
+	var f simulateFlags
+	cmd := &cobra.Command{
+		Use:   "simulate [--root DIR] --id REF [--map ID|FILE] --evidence FILE... [--task FILE] [--max-visits N] [--format text|json]",
+		Short: "Walk a workflow against hypothetical evidence with the real engine",
+		Long: `simulate walks a workflow with the engine's own evaluate and transition,
+against scenario documents: evidence submitted at the start and on each entry
+into a state (per visit, so that a retreat can be exercised), plan facts and
+an artifact graph. It prints the path, each move with the guard and the facts
+that opened it, the retreats, and where the run blocks in the engine's own
+words.
+
+Each --evidence file is an evidence document (a list of records) or a
+scenario document (format: aep.scenario/1; docs/simulate.md). Without --task
+the run is under a bare plan: no principles, no completion set. With --task
+the task is resolved as evaluate resolves it; its profile's workflow must be
+--id's. Every state may be entered at most its visit budget times
+(--max-visits, else the map's visit_budget, else 3).
+
+Exit codes: 0 the run completed, 1 a document, task, map or scenario could
+not be read or resolved (diagnostics on stderr), 2 usage error, 3 internal
+failure, 4 the run blocked, 5 a visit budget was exhausted.`,
+		Example: `  aepflow simulate --root tree --id demo/gate --evidence scenario.yaml
+  aepflow simulate --root tree --id demo/gate --evidence diff.yaml --evidence tests.yaml --max-visits 2
+  aepflow simulate --root tree --id adp/default --task task.yaml --evidence scenario.yaml --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.root, "root", ".", "document tree")
+	fl.StringVar(&f.id, "id", "", "workflow reference (required)")
+	fl.StringVar(&f.mapRef, "map", "", "step map id or file (visit budgets)")
+	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence or scenario document, repeatable, read in order (required)")
+	fl.StringVar(&f.task, "task", "", "task document to resolve instead of the bare plan")
+	fl.IntVar(&f.maxVisits, "max-visits", 0, "visit budget of every state (N ≥ 1)")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runSimulate(cmd *cobra.Command, f simulateFlags) error {
+	switch {
+	case f.id == "":
+		return usageError("--id is required")
+	case len(f.evidence) == 0:
+		return usageError("--evidence is required")
+	case cmd.Flags().Changed("max-visits") && f.maxVisits < 1:
+		return usageError("--max-visits must be at least 1, not %d", f.maxVisits)
+	case f.format != "text" && f.format != "json":
+		return usageError("--format must be text or json, not %q", f.format)
+	}
+	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
+		return usageError("--root %q is not a directory", f.root)
+	}
+	stderr := cmd.ErrOrStderr()
+	sources := diag.Sources{}
+	w, t, ds := loadTreeWorkflow(f.root, f.id, sources)
+	if w == nil || ds.HasErrors() {
+		return reportDiagnostics(stderr, ds, sources)
+	}
+	var m *stepmap.Map
+	if f.mapRef != "" {
+		sel, mds := compiler.SelectMap(f.mapRef, t.StepMapList(), w, func(p string) ([]byte, error) { return fsio.ReadFile(p, maxMapFile) })
+		if sel == nil || mds.HasErrors() {
+			return reportDiagnostics(stderr, mds, sources)
+		}
+		m = sel
+	}
+	var files []analysis.ScenarioFile
+	for _, name := range f.evidence {
+		data, err := readInput(cmd, name, analysis.MaxScenarioFile)
+		if err != nil {
+			return reportDiagnostics(stderr, diag.List{ioError(name, err)}, sources)
+		}
+		sources[name] = data
+		files = append(files, analysis.ScenarioFile{Name: name, Data: data})
+	}
+	sc, ds := analysis.ReadScenarios(files, w, time.Now())
+	if ds.HasErrors() {
+		return reportDiagnostics(stderr, ds, sources)
+	}
+	plan, ds := simulationPlan(t, w, f.task, sc, sources)
+	if ds.HasErrors() {
+		return reportDiagnostics(stderr, ds, sources)
+	}
+	run, ds, err := analysis.Simulate(t, w, sc, analysis.SimOptions{Plan: plan, MaxVisits: uint32(f.maxVisits), Map: m})
+	if err != nil {
+		return exitWith(exitSimInternal, err)
+	}
+	if ds.HasErrors() {
+		return reportDiagnostics(stderr, ds, sources)
+	}
+	if f.format == "json" {
+		err = analysis.WriteRunJSON(cmd.OutOrStdout(), run)
+	} else {
+		err = analysis.WriteRunText(cmd.OutOrStdout(), run)
+	}
+	if err != nil {
+		return exitWith(exitSimInternal, err)
+	}
+	switch run.Outcome.Kind {
+	case analysis.OutcomeBlocked:
+		return exitWith(exitSimBlocked, nil)
+	case analysis.OutcomeBudget:
+		return exitWith(exitSimBudget, nil)
+	}
+	return nil
+}
+
+// readInput reads a file argument through fsio with a cap; `-` is stdin.
+func readInput(cmd *cobra.Command, name string, limit int64) ([]byte, error) {
+	if name == "-" {
+		return fsio.ReadAll(cmd.InOrStdin(), "stdin", limit)
+	}
+	return fsio.ReadFile(name, limit)
+}
+
+// simulationPlan resolves --task with the scenario's facts appended to its
+// constraints.facts; nil without --task (the bare plan).
+func simulationPlan(t *tree.Tree, w *workflow.Workflow, taskFile string, sc *analysis.Scenario, sources diag.Sources) (*engine.Plan, diag.List) {
+	if taskFile == "" {
+		return nil, nil
+	}
+	data, err := fsio.ReadFile(taskFile, maxTaskFile)
+	if err != nil {
+		return nil, diag.List{ioError(taskFile, err)}
+	}
+	sources[taskFile] = data
+	task, ds := engine.ReadTask(taskFile, data)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	task.Facts = append(task.Facts, sc.Facts...)
+	plan, ds := engine.Resolve(t, task)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	if plan.Workflow != w {
+		return nil, diag.List{diag.Errorf(analysis.CodeWorkflowMismatch, "the task's profile `%s` runs workflow `%s`, not `%s`", plan.Profile.ID, plan.Workflow.Ref(), w.Ref()).InFile(taskFile).
+			WithHint("simulate the task's workflow with --id %s, or another task", plan.Workflow.ID)}
+	}
+	return plan, ds
+}
+
