@@ -177,4 +177,3 @@ func simulationPlan(t *tree.Tree, w *workflow.Workflow, taskFile string, sc *ana
 	}
 	return plan, ds
 }
-
