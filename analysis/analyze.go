@@ -23,6 +23,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/engine/evidence"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
@@ -103,6 +104,12 @@ type analyzer struct {
 	items map[int32]*workflow.EvidenceReq
 
 	barePlan  *engine.Plan
+	// recordCache keeps the records of each synthesised evidence list.
+	recordCache map[string][]evidence.Record
+	// guards caches each guard's translation with the pair intersections
+	// it cost, replayed on reuse so that the bounds count as without it.
+	guards map[guardKey]cachedDNF
+	ctxs   map[string]dnf
 	witnesses []WitnessOf
 
 	b       *budget
@@ -126,6 +133,9 @@ func newAnalyzer(t *tree.Tree, w *workflow.Workflow, opts Options) *analyzer {
 		out:          map[string][]*move{},
 		in:           map[string][]*move{},
 		mapDead:      map[*move]bool{},
+		recordCache:  map[string][]evidence.Record{},
+		guards:       map[guardKey]cachedDNF{},
+		ctxs:         map[string]dnf{},
 	}
 	a.scope = scope{stateSegs: map[string]bool{}, principles: map[string]bool{}}
 	for id := range w.States {
@@ -238,6 +248,58 @@ func (a *analyzer) decide(build func() dnf) (dnf, error) {
 
 // ctx returns the context of source state s (§3.6) as one conjunct.
 func (a *analyzer) ctx(s *workflow.State) dnf {
+	if d, ok := a.ctxs[s.ID]; ok {
+		return d
+	}
+	d := a.buildCtx(s)
+	a.ctxs[s.ID] = d
+	return d
+}
+
+type guardKey struct {
+	index int
+	pol   polarity
+}
+
+type cachedDNF struct {
+	d     dnf
+	pairs int64
+	err   error
+}
+
+// guard translates transition m's guard under pol, once: a reuse replays
+// the pair intersections the translation cost.
+func (a *analyzer) guard(m *move, pol polarity) dnf {
+	b := a.b
+	if b.err != nil {
+		return nil
+	}
+	k := guardKey{m.t.Index, pol}
+	if c, ok := a.guards[k]; ok {
+		b.pairs += c.pairs
+		*b.workflow += c.pairs
+		switch {
+		case c.err != nil:
+			b.err = c.err
+		case *b.workflow > MaxWorkflowPairs:
+			b.err = errWorkflowPairs
+		case b.pairs > MaxDecisionPairs:
+			b.err = errPairs
+		}
+		if b.err != nil {
+			return nil
+		}
+		return c.d
+	}
+	inner := &budget{workflow: new(int64)}
+	a.b = inner
+	d := a.pred(m.t.When, pol)
+	a.b = b
+	a.guards[k] = cachedDNF{d: d, pairs: inner.pairs, err: inner.err}
+	return a.guard(m, pol)
+}
+
+func (a *analyzer) buildCtx(s *workflow.State) dnf {
 	c := conj{}
 	add := func(path string, set VSet) {
 		id := a.path(path)
@@ -380,7 +442,7 @@ func (a *analyzer) contradiction(m *move, c dnf) string {
 		return "the `requires` of state `" + m.dst.ID + "` can never hold when entered from `" + m.src.ID + "`, which makes every move into it from there dead"
 	}
 	d, err := a.decide(func() dnf {
-		return a.b.andAll(a.pred(m.t.When, polT), a.set(&m.t.Requires, key+".requires", polT, allItems), c)
+		return a.b.andAll(a.guard(m, polT), a.set(&m.t.Requires, key+".requires", polT, allItems), c)
 	})
 	if err == nil && len(d) == 0 {
 		return "whenever its guard `" + m.t.When.String() + "` holds, its own `requires` cannot"

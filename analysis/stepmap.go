@@ -228,7 +228,7 @@ func (a *analyzer) mapChecks() {
 		c := a.ctx(m.src)
 		key := a.trPath(m)
 		d, err := a.decide(func() dnf {
-			return a.b.andAll(a.pred(m.t.When, polT), a.set(&m.t.Requires, key+".requires", polT, allItems),
+			return a.b.andAll(a.guard(m, polT), a.set(&m.t.Requires, key+".requires", polT, allItems),
 				a.set(&m.dst.Requires, a.statePath(m.dst.ID)+".requires", polT, allItems), c)
 		})
 		if err != nil {

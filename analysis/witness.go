@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
@@ -460,8 +461,16 @@ func (a *analyzer) confirm(s *synth, w *Witness, state *workflow.State, preds []
 		if err != nil {
 			return false
 		}
-		rs, ds := evidence.ReadDocument("witness", data, a.opts.Now)
-		if ds.HasErrors() {
+		rs, ok := a.recordCache[string(data)]
+		if !ok {
+			var ds diag.List
+			rs, ds = evidence.ReadDocument("witness", data, a.opts.Now)
+			if ds.HasErrors() {
+				rs = nil
+			}
+			a.recordCache[string(data)] = rs
+		}
+		if rs == nil {
 			return false
 		}
 		recs = rs
