@@ -103,13 +103,13 @@ type analyzer struct {
 	ids   map[string]int32
 	items map[int32]*workflow.EvidenceReq
 
-	barePlan  *engine.Plan
+	barePlan *engine.Plan
 	// recordCache keeps the records of each synthesised evidence list.
 	recordCache map[string][]evidence.Record
 	// guards caches each guard's translation with the pair intersections
 	// it cost, replayed on reuse so that the bounds count as without it.
-	guards map[guardKey]cachedDNF
-	ctxs   map[string]dnf
+	guards    map[guardKey]cachedDNF
+	ctxs      map[string]dnf
 	witnesses []WitnessOf
 
 	b       *budget
