@@ -111,6 +111,8 @@ type analyzer struct {
 	guards    map[guardKey]cachedDNF
 	ctxs      map[string]dnf
 	witnesses []WitnessOf
+	// confirmed caches confirmations that do not depend on the state.
+	confirmed map[string]bool
 
 	b       *budget
 	wfPairs int64
@@ -136,6 +138,7 @@ func newAnalyzer(t *tree.Tree, w *workflow.Workflow, opts Options) *analyzer {
 		recordCache:  map[string][]evidence.Record{},
 		guards:       map[guardKey]cachedDNF{},
 		ctxs:         map[string]dnf{},
+		confirmed:    map[string]bool{},
 	}
 	a.scope = scope{stateSegs: map[string]bool{}, principles: map[string]bool{}}
 	for id := range w.States {
@@ -378,7 +381,7 @@ func (a *analyzer) guardChecks(m *move) {
 		return
 	}
 	c := a.ctx(m.src)
-	tg, err := a.decide(func() dnf { return a.b.and(a.pred(g, polT), c) })
+	tg, err := a.decide(func() dnf { return a.andCtx(a.pred(g, polT), c) })
 	switch {
 	case err != nil:
 		m.undecided = append(m.undecided, "whether its guard can hold ("+err.Error()+")")
@@ -399,7 +402,7 @@ func (a *analyzer) guardChecks(m *move) {
 	if m.dead != "" || predicate.IsAlways(g) {
 		return
 	}
-	nt, err := a.decide(func() dnf { return a.b.and(a.pred(g, polNotT), c) })
+	nt, err := a.decide(func() dnf { return a.andCtx(a.pred(g, polNotT), c) })
 	switch {
 	case err != nil:
 		m.undecided = append(m.undecided, "whether its guard always holds ("+err.Error()+")")
@@ -432,7 +435,7 @@ func (a *analyzer) moveNeverPermitted(m *move, tg, c dnf) {
 func (a *analyzer) contradiction(m *move, c dnf) string {
 	key := a.trPath(m)
 	alone := func(s *workflow.RequirementSet, k string) bool {
-		d, err := a.decide(func() dnf { return a.b.and(a.set(s, k, polT, allItems), c) })
+		d, err := a.decide(func() dnf { return a.andCtx(a.set(s, k, polT, allItems), c) })
 		return err == nil && len(d) == 0
 	}
 	switch {
@@ -442,7 +445,7 @@ func (a *analyzer) contradiction(m *move, c dnf) string {
 		return "the `requires` of state `" + m.dst.ID + "` can never hold when entered from `" + m.src.ID + "`, which makes every move into it from there dead"
 	}
 	d, err := a.decide(func() dnf {
-		return a.b.andAll(a.guard(m, polT), a.set(&m.t.Requires, key+".requires", polT, allItems), c)
+		return a.andCtx(a.b.and(a.guard(m, polT), a.set(&m.t.Requires, key+".requires", polT, allItems)), c)
 	})
 	if err == nil && len(d) == 0 {
 		return "whenever its guard `" + m.t.When.String() + "` holds, its own `requires` cannot"

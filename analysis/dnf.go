@@ -167,3 +167,46 @@ func (c conj) lookup(path int32) (VSet, bool) {
 	}
 	return c[i].set, true
 }
+
+// andCtx returns d ∧ c for a context c of one conjunct (§3.6), counted as
+// and counts it. A conjunct of d with no atom on a context path is kept as
+// it is: meeting it with c could empty nothing, and the context's values
+// follow from entering the state wherever they are read.
+func (a *analyzer) andCtx(d, c dnf) dnf {
+	b := a.b
+	if b.err != nil {
+		return nil
+	}
+	if len(c) != 1 {
+		return b.and(d, c)
+	}
+	ctx := c[0]
+	out := make(dnf, 0, len(d))
+	for _, cd := range d {
+		b.pairs++
+		*b.workflow++
+		switch {
+		case *b.workflow > MaxWorkflowPairs:
+			b.err = errWorkflowPairs
+			return nil
+		case b.pairs > MaxDecisionPairs:
+			b.err = errPairs
+			return nil
+		}
+		touches := false
+		for _, at := range ctx {
+			if _, ok := cd.lookup(at.path); ok {
+				touches = true
+				break
+			}
+		}
+		if !touches {
+			out = append(out, cd)
+			continue
+		}
+		if m, ok := meet(cd, ctx); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}

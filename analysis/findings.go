@@ -492,8 +492,8 @@ func (a *analyzer) shadows(mi, mj *move) bool {
 	c := a.ctx(mj.src)
 	keyI, keyJ := a.trPath(mi), a.trPath(mj)
 	d, err := a.decide(func() dnf {
-		lhs := a.b.andAll(a.guard(mj, polT), a.set(&mj.t.Requires, keyJ+".requires", polT, allItems),
-			a.set(&mj.dst.Requires, a.statePath(mj.dst.ID)+".requires", polT, allItems), c)
+		lhs := a.andCtx(a.b.andAll(a.guard(mj, polT), a.set(&mj.t.Requires, keyJ+".requires", polT, allItems),
+			a.set(&mj.dst.Requires, a.statePath(mj.dst.ID)+".requires", polT, allItems)), c)
 		notI := a.b.orAll(a.guard(mi, polNotT), a.set(&mi.t.Requires, keyI+".requires", polNotT, predicatePart),
 			a.set(&mi.dst.Requires, a.statePath(mi.dst.ID)+".requires", polNotT, predicatePart))
 		return a.b.and(lhs, notI)

@@ -40,10 +40,10 @@ func (a *analyzer) overlap(mi, mj *move) {
 	c := a.ctx(mj.src)
 	keyI, keyJ := a.trPath(mi), a.trPath(mj)
 	d, err := a.decide(func() dnf {
-		return a.b.andAll(a.guard(mi, polT), a.set(&mi.t.Requires, keyI+".requires", polT, predicatePart),
+		return a.andCtx(a.b.andAll(a.guard(mi, polT), a.set(&mi.t.Requires, keyI+".requires", polT, predicatePart),
 			a.set(&mi.dst.Requires, a.statePath(mi.dst.ID)+".requires", polT, predicatePart),
 			a.guard(mj, polT), a.set(&mj.t.Requires, keyJ+".requires", polT, predicatePart),
-			a.set(&mj.dst.Requires, a.statePath(mj.dst.ID)+".requires", polT, predicatePart), c)
+			a.set(&mj.dst.Requires, a.statePath(mj.dst.ID)+".requires", polT, predicatePart)), c)
 	})
 	if err != nil {
 		mj.undecided = append(mj.undecided, "whether it overlaps "+name(mi)+" ("+err.Error()+")")

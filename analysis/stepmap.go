@@ -228,8 +228,8 @@ func (a *analyzer) mapChecks() {
 		c := a.ctx(m.src)
 		key := a.trPath(m)
 		d, err := a.decide(func() dnf {
-			return a.b.andAll(a.guard(m, polT), a.set(&m.t.Requires, key+".requires", polT, allItems),
-				a.set(&m.dst.Requires, a.statePath(m.dst.ID)+".requires", polT, allItems), c)
+			return a.andCtx(a.b.andAll(a.guard(m, polT), a.set(&m.t.Requires, key+".requires", polT, allItems),
+				a.set(&m.dst.Requires, a.statePath(m.dst.ID)+".requires", polT, allItems)), c)
 		})
 		if err != nil {
 			m.undecided = append(m.undecided, "whether a step of the map produces what it needs ("+err.Error()+")")
@@ -359,7 +359,7 @@ func applies(pr *protocol.Principle, facts predicate.MapFacts) bool {
 // unproducibleSet reports whether no conjunct of T(set) ∧ ctx(s) is
 // feasible under the templates; a bound reached claims nothing.
 func (a *analyzer) unproducibleSet(s *workflow.RequirementSet, key string, st *workflow.State, ts []template) bool {
-	d, err := a.decide(func() dnf { return a.b.and(a.set(s, key, polT, allItems), a.ctx(st)) })
+	d, err := a.decide(func() dnf { return a.andCtx(a.set(s, key, polT, allItems), a.ctx(st)) })
 	if err != nil || len(d) == 0 {
 		return false
 	}

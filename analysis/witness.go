@@ -12,6 +12,7 @@ import (
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/reqtext"
 	"github.com/aepflow/aepflow/vocab"
 	"github.com/aepflow/aepflow/workflow"
 )
@@ -455,6 +456,38 @@ func setIfAbsent(r *instance, k string, v any) {
 // enters state s, and evaluates each predicate and conditional with the
 // engine (§4.8 step 3): all must be True.
 func (a *analyzer) confirm(s *synth, w *Witness, state *workflow.State, preds []predicate.Predicate, sets []*workflow.RequirementSet) bool {
+	enter := readsState(preds, sets)
+	key := ""
+	if !enter {
+		// The answer does not depend on the state: one confirmation per
+		// witness and predicates.
+		data, err := json.Marshal(w)
+		if err != nil {
+			return false
+		}
+		var b strings.Builder
+		b.Write(data)
+		for _, p := range preds {
+			b.WriteString("\x00" + p.String())
+		}
+		for _, set := range sets {
+			for _, l := range reqtext.Evaluation.Lines(*set) {
+				b.WriteString("\x01" + l)
+			}
+		}
+		key = b.String()
+		if ok, seen := a.confirmed[key]; seen {
+			return ok
+		}
+	}
+	ok := a.confirmIn(s, w, state, enter, preds, sets)
+	if !enter {
+		a.confirmed[key] = ok
+	}
+	return ok
+}
+
+func (a *analyzer) confirmIn(s *synth, w *Witness, state *workflow.State, enter bool, preds []predicate.Predicate, sets []*workflow.RequirementSet) bool {
 	var recs []evidence.Record
 	if len(w.Evidence) > 0 {
 		data, err := json.Marshal(w.Evidence)
@@ -482,7 +515,9 @@ func (a *analyzer) confirm(s *synth, w *Witness, state *workflow.State, preds []
 	}
 	exec := engine.NewExecution(plan, graph, a.opts.Now)
 	exec.Submit(recs...)
-	if exec.State != state.ID {
+	if exec.State != state.ID && enter {
+		// Entering a state changes only the facts of its context (§3.6);
+		// a bare plan has no obligation that could count differently.
 		exec.EnterState(state.ID)
 	}
 	facts := exec.Facts()
@@ -528,4 +563,22 @@ func predicatePartSet(s *workflow.RequirementSet) *workflow.RequirementSet {
 // (§3.6): witnesses get it by entering the state, messages leave it out.
 func contextPath(p string) bool {
 	return p == "state.current" || p == "workflow.terminal" || strings.HasPrefix(p, "state.") && strings.HasSuffix(p, ".entered")
+}
+
+// readsState reports whether any predicate or set reads a fact that
+// entering a state changes: `state.*` or `workflow.terminal`.
+func readsState(preds []predicate.Predicate, sets []*workflow.RequirementSet) bool {
+	var paths []string
+	for _, p := range preds {
+		paths = append(paths, predicate.FactPaths(p)...)
+	}
+	for _, s := range sets {
+		paths = append(paths, s.FactPaths()...)
+	}
+	for _, p := range paths {
+		if strings.HasPrefix(p, "state.") || p == "workflow.terminal" {
+			return true
+		}
+	}
+	return false
 }
