@@ -53,20 +53,33 @@ func genPred(r *rand.Rand, depth int) predicate.Predicate {
 	return predicate.Not{X: items[0]}
 }
 
+// sampleCache holds, per analyzer, each path's sample values that lie in
+// its domain.
+var sampleCache = map[*analyzer]map[string][]predicate.Value{}
+
 // nfWorld draws a fact store within the paths' domains: each path either
 // unobserved (where its domain allows) or bound to a sample of its domain.
 func nfWorld(r *rand.Rand, a *analyzer) predicate.MapFacts {
-	samples := append([]predicate.Value{predicate.Number(4), predicate.Text("inconclusive"), predicate.Text("s")}, nfLiterals...)
-	w := predicate.MapFacts{}
-	for _, p := range nfPaths {
-		dom := a.paths[a.path(p)].dom
-		var in []predicate.Value
-		for _, v := range samples {
-			if !dom.restrict(single(v)).Empty() {
-				in = append(in, v)
+	samples, ok := sampleCache[a]
+	if !ok {
+		samples = map[string][]predicate.Value{}
+		sampleCache[a] = samples
+		all := append([]predicate.Value{predicate.Number(4), predicate.Text("inconclusive"), predicate.Text("s")}, nfLiterals...)
+		for _, p := range nfPaths {
+			dom := a.paths[a.path(p)].dom
+			in := []predicate.Value{}
+			for _, v := range all {
+				if !dom.restrict(single(v)).Empty() {
+					in = append(in, v)
+				}
 			}
+			samples[p] = in
 		}
-		if dom.Set.bot && (len(in) == 0 || r.IntN(4) == 0) {
+	}
+	w := make(predicate.MapFacts, len(nfPaths)+3)
+	for _, p := range nfPaths {
+		in := samples[p]
+		if a.paths[a.ids[p]].dom.Set.bot && (len(in) == 0 || r.IntN(4) == 0) {
 			continue
 		}
 		w[p] = in[r.IntN(len(in))]
