@@ -1,10 +1,12 @@
 package analysis
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -95,4 +97,62 @@ func lines(ds diag.List) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// TestDeterministic analyses every case ten times, with one and with
+// several processors: the JSON output is byte-identical each time.
+func TestDeterministic(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/cases/*")
+	render := func() string {
+		var b strings.Builder
+		for _, dir := range dirs {
+			ds, tr := analyzeTree(t, dir)
+			var ws []WitnessOf
+			for _, id := range tr.WorkflowIDs() {
+				ws = append(ws, AnalyzeWitnessed(tr, tr.Workflows[id], Options{Now: fixedNow}).Witnesses...)
+			}
+			if err := WriteJSON(&b, ds, ws); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return b.String()
+	}
+	first := render()
+	for i := range 10 {
+		prev := runtime.GOMAXPROCS(1 + i%3)
+		if got := render(); got != first {
+			t.Fatalf("run %d differs", i)
+		}
+		runtime.GOMAXPROCS(prev)
+	}
+}
+
+// TestWitnessReplays saves the witness of an overlap as a scenario and
+// replays it with Simulate's reader: both guards are True in the engine.
+func TestWitnessReplays(t *testing.T) {
+	tr, ds := tree.Load("testdata/cases/overlap_witness")
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	w := tr.Workflows["demo/w"]
+	r := AnalyzeWitnessed(tr, w, Options{Now: fixedNow})
+	if len(r.Witnesses) != 1 {
+		t.Fatalf("witnesses: %v", r.Witnesses)
+	}
+	data, err := json.Marshal(r.Witnesses[0].Witness)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ds := ReadScenarios([]ScenarioFile{{"witness.json", data}}, w, fixedNow)
+	if ds.HasErrors() {
+		t.Fatalf("the witness does not read back: %v\n%s", ds, data)
+	}
+	run, _, err := Simulate(tr, w, sc, SimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both guards hold: document order sends the run to the first target.
+	if run.Outcome.Kind != OutcomeCompleted || run.Outcome.State != "b" {
+		t.Errorf("replay ended %+v", run.Outcome)
+	}
 }

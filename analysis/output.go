@@ -58,10 +58,13 @@ func WriteJSON(w io.Writer, ds diag.List, witnesses []WitnessOf) error {
 		}
 		obj := bytes.TrimSpace(objs[i])
 		if wit := byKey[findingKey(d)]; wit != nil {
-			data, err := json.Marshal(wit)
-			if err != nil {
+			var enc bytes.Buffer
+			e := json.NewEncoder(&enc)
+			e.SetEscapeHTML(false)
+			if err := e.Encode(wit); err != nil {
 				return err
 			}
+			data := bytes.TrimSpace(enc.Bytes())
 			obj = append(append(append(obj[:len(obj)-1:len(obj)-1], `,"witness":`...), data...), '}')
 		}
 		out.Write(obj)
