@@ -44,3 +44,24 @@ func TestAnalysisDocs(t *testing.T) {
 		t.Fatalf("found %d console blocks, want one per page at least", n)
 	}
 }
+
+// TestSimulateRefusesLargeScenario writes a scenario over the 4 MiB cap:
+// it is refused before it is parsed, with nothing on stdout.
+func TestSimulateRefusesLargeScenario(t *testing.T) {
+	dir, err := filepath.Abs("testdata/analyze-docs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("# padding\n"), 500_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"simulate", "--id", "demo/gate", "--evidence", big}, strings.NewReader(""), &stdout, &stderr); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if stdout.Len() != 0 || !strings.Contains(stderr.String(), "larger than the limit") {
+		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
+	}
+}
