@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -31,13 +32,13 @@ const (
 const maxMapFile = 4 << 20
 
 type analyzeFlags struct {
-	root, id, mapRef, format string
+	root, id, mapRef, format, out string
 }
 
 func newAnalyzeCmd() *cobra.Command {
 	var f analyzeFlags
 	cmd := &cobra.Command{
-		Use:   "analyze [--root DIR] [--id REF] [--map ID|FILE] [--format text|json|sarif]",
+		Use:   "analyze [--root DIR] [--id REF] [--map ID|FILE] [--format text|json|sarif] [--out FILE]",
 		Short: "Report what can be known about a workflow's guards and evidence before any run",
 		Long: `analyze loads and validates the document tree as validate does (any error
 refuses the command), then reports for each workflow (or --id's) what holds
@@ -55,7 +56,8 @@ step in their state or before it can produce are reported too.
 A finding is never a guess: impossibility is decided over every value the
 facts can take, possibility is confirmed by the engine's own evaluator, and
 where a bound stops a decision, analysis_incomplete says so.
-Codes: docs/codes-analysis.md.
+Codes: docs/codes-analysis.md. With --out the report is written atomically
+to FILE (- is stdout) and its path printed; the exit code is the same.
 
 Exit codes: 0 no error-severity finding (warnings allowed), 1 at least one
 error, or the tree, workflow or map refused, 2 usage error, 3 internal
@@ -76,6 +78,7 @@ failure.`,
 	fl.StringVar(&f.id, "id", "", "workflow reference (default: every workflow, or the one --map pins)")
 	fl.StringVar(&f.mapRef, "map", "", "step map id or file to judge the moves under")
 	fl.StringVar(&f.format, "format", "text", "output format: text, json or sarif")
+	fl.StringVar(&f.out, "out", "", "write the report to `FILE` (atomically; - is stdout) instead of stdout")
 	return cmd
 }
 
@@ -103,7 +106,36 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 		findings.Extend(r.Findings)
 		witnesses = append(witnesses, r.Witnesses...)
 	}
-	return writeFindings(cmd.OutOrStdout(), f.format, findings.Sorted(), witnesses, t.Sources, len(ws))
+	var report bytes.Buffer
+	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, t.Sources, len(ws))
+	if err := emitReport(cmd, f.out, report.Bytes(), treeInputs(t, f.mapRef)); err != nil {
+		return err
+	}
+	return status
+}
+
+// emitReport prints a report to stdout, or writes it atomically to out
+// (`-` is stdout) and prints the path. The destination may not be a
+// device, a directory or any file the command read (inputs).
+func emitReport(cmd *cobra.Command, out string, report []byte, inputs []string) error {
+	if out == "" || out == "-" {
+		_, err := cmd.OutOrStdout().Write(report)
+		return err
+	}
+	if err := fsio.WriteFile(out, report, fsio.WriteOptions{Inputs: inputs}); err != nil {
+		return reportDiagnostics(cmd.ErrOrStderr(), diag.List{ioError(out, err)}, nil)
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), out)
+	return nil
+}
+
+// treeInputs lists the files a loaded tree was read from.
+func treeInputs(t *tree.Tree, more ...string) []string {
+	out := slices.Clone(more)
+	for _, f := range t.Files {
+		out = append(out, f.Path)
+	}
+	return out
 }
 
 // analyzeTargets selects the workflows to analyse and the map, if any.

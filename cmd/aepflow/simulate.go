@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"time"
 
@@ -30,15 +31,15 @@ const (
 const maxTaskFile = 4 << 20
 
 type simulateFlags struct {
-	root, id, mapRef, task, format string
-	evidence                       []string
-	maxVisits                      int
+	root, id, mapRef, task, format, out string
+	evidence                            []string
+	maxVisits                           int
 }
 
 func newSimulateCmd() *cobra.Command {
 	var f simulateFlags
 	cmd := &cobra.Command{
-		Use:   "simulate [--root DIR] --id REF [--map ID|FILE] --evidence FILE... [--task FILE] [--max-visits N] [--format text|json]",
+		Use:   "simulate [--root DIR] --id REF [--map ID|FILE] --evidence FILE... [--task FILE] [--max-visits N] [--format text|json] [--out FILE]",
 		Short: "Walk a workflow against hypothetical evidence with the real engine",
 		Long: `simulate walks a workflow with the engine's own evaluate and transition,
 against scenario documents: evidence submitted at the start and on each entry
@@ -51,7 +52,8 @@ Each --evidence file is an evidence document (a list of records) or a
 scenario document (format: aep.scenario/1; docs/simulate.md). Without --task
 the run is under a bare plan: no principles, no completion set. With --task
 the task is resolved as evaluate resolves it; its profile's workflow must be
---id's. Every state may be entered at most its visit budget times
+--id's. With --out the run is written atomically to FILE (- is stdout) and
+its path printed; the exit code is the same. Every state may be entered at most its visit budget times
 (--max-visits, else the map's visit_budget, else 3).
 
 Exit codes: 0 the run completed, 1 a document, task, map or scenario could
@@ -71,6 +73,7 @@ failure, 4 the run blocked, 5 a visit budget was exhausted.`,
 	fl.StringVar(&f.task, "task", "", "task document to resolve instead of the bare plan")
 	fl.IntVar(&f.maxVisits, "max-visits", 0, "visit budget of every state (N ≥ 1)")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.out, "out", "", "write the run to `FILE` (atomically; - is stdout) instead of stdout")
 	return cmd
 }
 
@@ -126,13 +129,17 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)
 	}
+	var out bytes.Buffer
 	if f.format == "json" {
-		err = analysis.WriteRunJSON(cmd.OutOrStdout(), run)
+		err = analysis.WriteRunJSON(&out, run)
 	} else {
-		err = analysis.WriteRunText(cmd.OutOrStdout(), run)
+		err = analysis.WriteRunText(&out, run)
 	}
 	if err != nil {
 		return exitWith(exitSimInternal, err)
+	}
+	if err := emitReport(cmd, f.out, out.Bytes(), treeInputs(t, append([]string{f.mapRef, f.task}, f.evidence...)...)); err != nil {
+		return err
 	}
 	switch run.Outcome.Kind {
 	case analysis.OutcomeBlocked:
