@@ -18,7 +18,12 @@ import (
 func (a *analyzer) neverReason(g predicate.Predicate, s *workflow.State) string {
 	if leaf := a.emptyLeaf(g, polT); leaf != nil {
 		path := predicate.FactPaths(leaf)[0]
-		return "`" + path + "` is " + describeDomain(a.paths[a.path(path)].dom) + ", so `" + leaf.String() + "` is never true"
+		info := a.paths[a.path(path)]
+		why := "`" + path + "` is " + describeDomain(info.dom) + ", so `" + leaf.String() + "` is never true" + textLiteralNote(leaf)
+		if info.produced {
+			why += " (assuming no task binds `" + path + "` itself)"
+		}
+		return why
 	}
 	if d, err := a.decide(func() dnf { return a.pred(g, polT) }); err == nil && len(d) > 0 {
 		return "in state `" + s.ID + "`, `state.current` is `" + s.ID + "`" + terminalNote(s)
@@ -31,6 +36,26 @@ func (a *analyzer) neverReason(g predicate.Predicate, s *workflow.State) string 
 		}
 	}
 	return "no combination of the facts it reads satisfies it"
+}
+
+// textLiteralNote explains a text literal that displays like a number or
+// a bool (`tests.unit.failed == "0"` displays as `tests.unit.failed == 0`).
+func textLiteralNote(p predicate.Predicate) string {
+	var vals []predicate.Value
+	switch q := p.(type) {
+	case predicate.Not:
+		return textLiteralNote(q.X)
+	case predicate.Compare:
+		vals = []predicate.Value{q.Right.Value}
+	case predicate.In:
+		vals = q.Values
+	}
+	for _, v := range vals {
+		if v.Kind() == predicate.KindText && predicate.Literal(v.Text()).Kind() != predicate.KindText {
+			return " (`" + v.Text() + "` there is the text \"" + v.Text() + "\", quoted in the document, not a " + predicate.Literal(v.Text()).Kind().String() + ")"
+		}
+	}
+	return ""
 }
 
 func terminalNote(s *workflow.State) string {
@@ -230,7 +255,7 @@ func (a *analyzer) reportItems(s *workflow.RequirementSet, path, owner string) b
 			continue
 		}
 		found = true
-		d := diag.Errorf(CodeUnproducible, "%s, which %s owes, can never be met: %s", "`"+reqtext.Evaluation.Evidence(*r)+"`", owner, why).
+		d := diag.Errorf(CodeUnproducible, "%s, which %s owes, can never be met: %s (assuming a driven run, which accepts only declared kinds from the verifiers that establish them)", "`"+reqtext.Evaluation.Evidence(*r)+"`", owner, why).
 			At(a.w.File, r.Pos).WithPath(path + ".evidence[" + itoa(i) + "]")
 		a.diags.Add(d.WithHint("%s", a.itemHint(r)))
 	}
