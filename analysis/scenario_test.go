@@ -114,7 +114,7 @@ func FuzzReadScenarios(f *testing.F) {
 	w := gate(f)
 	tr, _ := chainlessTree(w)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 4096 {
+		if len(data) > 1024 {
 			return
 		}
 		sc, ds := ReadScenarios([]ScenarioFile{{"f.yaml", data}}, w, time.Date(2023, 11, 14, 0, 0, 0, 0, time.UTC))
