@@ -302,11 +302,11 @@ func (a *analyzer) owed(avail map[string][]template) {
 			if !z.Terminal {
 				continue
 			}
-			if a.unproducibleSet(&p.Completion, "completion:"+p.ID, z, avail[id]) {
+			for _, item := range a.unproducibleCompletion(p, obs, z, avail[id]) {
 				if byState[id] == nil {
 					byState[id] = &owing{}
 				}
-				note(byState[id], p.ID, "the completion set of `"+p.ID+"`")
+				note(byState[id], p.ID, item)
 			}
 		}
 	}
@@ -331,23 +331,67 @@ func firstThree(items []string) string {
 	return strings.Join(items, ", ")
 }
 
+// unproducibleCompletion lists the completion items of profile p (E§4.7:
+// its completion set, the obligations that bind always or before a
+// completion state, and the in-force principles' evidence and verification
+// lists) that no template available in terminal state z can produce.
+func (a *analyzer) unproducibleCompletion(p *engine.MergedProfile, obs []engine.Obligation, z *workflow.State, ts []template) []string {
+	var out []string
+	if a.unproducibleSet(&p.Completion, "completion:"+p.ID, z, ts) {
+		out = append(out, "the completion set of `"+p.ID+"`")
+	}
+	for i := range obs {
+		o := &obs[i]
+		if o.Timing.Kind != protocol.Always && !slices.ContainsFunc(a.w.StateIDs(), func(id string) bool {
+			s := a.w.States[id]
+			return (s.Terminal || slices.Contains(s.Phases, "completion")) && o.BlocksEntryTo(s)
+		}) {
+			continue
+		}
+		if a.unproducibleSet(o.Requires, "completion:"+o.ID, z, ts) {
+			out = append(out, "`"+o.ID+"`")
+		}
+	}
+	for _, pr := range a.inForcePrinciples(p) {
+		if len(pr.Evidence) > 0 && a.unproducibleSet(&workflow.RequirementSet{Evidence: pr.Evidence}, "completion:"+pr.ID+".evidence", z, ts) {
+			out = append(out, "the `evidence` of principle `"+pr.ID+"`")
+		}
+		for _, v := range pr.Verification {
+			if !slices.ContainsFunc(ts, func(t template) bool { return !t.tool && !t.human && t.verifier == v.Verifier }) {
+				out = append(out, "`"+v.Verifier+"` must run (principle `"+pr.ID+"`)")
+			}
+		}
+	}
+	return out
+}
+
 // inForce returns the obligations of the principles in force under a
 // profile with no task (§8.4): applies_when not False over its facts.
 func (a *analyzer) inForce(p *engine.MergedProfile) []engine.Obligation {
+	var out []engine.Obligation
+	for _, pr := range a.inForcePrinciples(p) {
+		out = append(out, engine.Obligations(pr)...)
+	}
+	return out
+}
+
+// inForcePrinciples returns the principles in force under a profile with
+// no task: its merged list, less those whose applies_when is False over
+// its facts.
+func (a *analyzer) inForcePrinciples(p *engine.MergedProfile) []*protocol.Principle {
 	facts := predicate.MapFacts{}
 	for _, f := range p.Facts {
 		facts[f.Path] = f.Value
 	}
-	var out []engine.Obligation
+	var out []*protocol.Principle
 	for _, ref := range p.Principles {
 		pr := a.t.Principles[ref]
 		if pr == nil {
 			pr = a.t.Principles[strings.SplitN(ref, "/", 2)[0]]
 		}
-		if pr == nil || !applies(pr, facts) {
-			continue
+		if pr != nil && applies(pr, facts) {
+			out = append(out, pr)
 		}
-		out = append(out, engine.Obligations(pr)...)
 	}
 	return out
 }
