@@ -78,3 +78,35 @@ func TestChainFindings(t *testing.T) {
 		t.Errorf("%.0f allocations per state, want at most 2000", perState)
 	}
 }
+
+// TestDegreeBound is §4.6's pairwise bound: a state with 65 transitions out
+// gets no shadowing or overlap claim, one analysis_incomplete per
+// transition naming the bound, and its per-move checks still run.
+func TestDegreeBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id: bench/wide\nversion: 1\ntitle: Wide\ninitial: s\nstates:\n  s: {title: S}\n")
+	for i := range 65 {
+		fmt.Fprintf(&b, "  t%d: {title: T, terminal: true}\n", i)
+	}
+	b.WriteString("transitions:\n")
+	b.WriteString("  - {from: s, to: t0, when: tests.unit.failed < 0}\n")
+	for i := 1; i < 65; i++ {
+		fmt.Fprintf(&b, "  - {from: s, to: t%d, when: diff.exists}\n", i)
+	}
+	w, ds := workflow.Load("wide.yaml", []byte(b.String()))
+	if w == nil || ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	tr := &tree.Tree{Workflows: map[string]*workflow.Workflow{w.ID: w}}
+	counts := map[string]int{}
+	for _, d := range Analyze(tr, w, Options{Now: fixedNow}) {
+		counts[d.Code]++
+		if d.Code == CodeIncomplete && !strings.Contains(d.Message, "more than 64 transitions") {
+			t.Errorf("incomplete without the bound: %s", d.Message)
+		}
+	}
+	want := map[string]int{CodeIncomplete: 64, CodeNeverHolds: 1, CodeNeverEntered: 1}
+	if fmt.Sprint(counts) != fmt.Sprint(want) {
+		t.Errorf("findings %v, want %v", counts, want)
+	}
+}

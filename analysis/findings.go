@@ -478,7 +478,9 @@ func (a *analyzer) pairwise(state string) {
 	ms := a.out[state]
 	if len(ms) > MaxStateDegree {
 		for _, m := range ms {
-			m.undecided = append(m.undecided, fmt.Sprintf("the pairwise checks of state `%s` (more than %d transitions out of it)", state, MaxStateDegree))
+			if a.liveLocal(m) {
+				m.undecided = append(m.undecided, fmt.Sprintf("the pairwise checks of state `%s` (more than %d transitions out of it)", state, MaxStateDegree))
+			}
 		}
 		return
 	}
