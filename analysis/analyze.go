@@ -32,27 +32,37 @@ import (
 	"github.com/aepflow/aepflow/workflow"
 )
 
-// The finding codes (analysis.md §5).
+// The finding codes (analysis.md §5); docs/codes-analysis.md has a
+// section for each.
 const (
-	CodeDisabled          = "disabled_transition"
-	CodeNeverHolds        = "guard_never_holds"
-	CodeAlwaysHolds       = "guard_always_holds"
-	CodeUnproducible      = "unproducible_evidence"
-	CodeNeverPermitted    = "move_never_permitted"
-	CodeShadowed          = "shadowed_transition"
-	CodeOverlapping       = "overlapping_guards"
-	CodeUnproducibleFact  = "unproducible_fact"
-	CodeNoWayOut          = "no_way_out"
-	CodeTrappedCycle      = "trapped_cycle"
-	CodeNeverEntered      = "never_entered"
-	CodeNoStepProduces    = "no_step_produces"
-	CodeNoStepOwed        = "no_step_produces_owed"
-	CodeUndeclaredKind    = "undeclared_evidence_kind"
-	CodeIncomplete        = "analysis_incomplete"
-	CodeUnknownWorkflow   = "unknown_workflow"
-	CodeInvalidReference  = "invalid_reference"
-	CodeWorkflowMismatch  = "workflow_mismatch"
-	CodeScenario          = "invalid_scenario"
+	CodeDisabled         = "disabled_transition"
+	CodeNeverHolds       = "guard_never_holds"
+	CodeAlwaysHolds      = "guard_always_holds"
+	CodeUnproducible     = "unproducible_evidence"
+	CodeNeverPermitted   = "move_never_permitted"
+	CodeShadowed         = "shadowed_transition"
+	CodeOverlapping      = "overlapping_guards"
+	CodeUnproducibleFact = "unproducible_fact"
+	CodeNoWayOut         = "no_way_out"
+	CodeTrappedCycle     = "trapped_cycle"
+	CodeNeverEntered     = "never_entered"
+	CodeNoStepProduces   = "no_step_produces"
+	CodeNoStepOwed       = "no_step_produces_owed"
+	CodeUndeclaredKind   = "undeclared_evidence_kind"
+	CodeIncomplete       = "analysis_incomplete"
+)
+
+// Codes of the commands' refusals (analysis.md §2).
+const (
+	// CodeInvalidReference: `--id` is not a workflow reference.
+	CodeInvalidReference = "invalid_reference"
+	// CodeUnknownWorkflow: the tree holds no workflow `--id` (or the map)
+	// names.
+	CodeUnknownWorkflow = "unknown_workflow"
+	// CodeWorkflowMismatch: simulate's task runs another workflow.
+	CodeWorkflowMismatch = "workflow_mismatch"
+	// CodeUnknownStateEntry: a scenario's `on_entry` names a state the
+	// workflow lacks.
 	CodeUnknownStateEntry = "unknown_state"
 )
 

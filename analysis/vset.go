@@ -125,7 +125,7 @@ func (a numSet) integers(min float64) numSet {
 		if lo > hi {
 			continue
 		}
-		out = append(out, interval{lo: lo, hi: hi, hiOpen: math.IsInf(hi, 1)})
+		out = append(out, interval{lo: lo, hi: hi, loOpen: math.IsInf(lo, -1), hiOpen: math.IsInf(hi, 1)})
 	}
 	return out
 }
