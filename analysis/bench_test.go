@@ -110,3 +110,61 @@ func TestDegreeBound(t *testing.T) {
 		t.Errorf("findings %v, want %v", counts, want)
 	}
 }
+
+// simChain builds §12's simulate figure: a chain of n states, each move on
+// diff.exists, and a scenario submitting one diff record on every entry.
+func simChain(tb testing.TB, n int) (*tree.Tree, *workflow.Workflow, *Scenario) {
+	var b strings.Builder
+	b.WriteString("id: bench/walk\nversion: 1\ntitle: Walk\ninitial: s0\nstates:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  s%d: {title: S}\n", i)
+	}
+	b.WriteString("  done: {title: Done, terminal: true}\ntransitions:\n")
+	for i := range n {
+		next := fmt.Sprintf("s%d", i+1)
+		if i == n-1 {
+			next = "done"
+		}
+		fmt.Fprintf(&b, "  - {from: s%d, to: %s, when: diff.exists}\n", i, next)
+	}
+	w, ds := workflow.Load("walk.yaml", []byte(b.String()))
+	if w == nil || ds.HasErrors() {
+		tb.Fatal(ds)
+	}
+	var sc strings.Builder
+	sc.WriteString("format: aep.scenario/1\nnow: 2023-11-14\non_entry:\n")
+	for i := range n {
+		fmt.Fprintf(&sc, "  s%d:\n    - evidence: [{kind: diff, observed_at: 2023-11-13, files_changed: %d, producer: {producer: verifier, verifier: compiler}}]\n", i, i)
+	}
+	scen, ds := ReadScenarios([]ScenarioFile{{"walk-scenario.yaml", []byte(sc.String())}}, w, fixedNow)
+	if ds.HasErrors() {
+		tb.Fatal(ds)
+	}
+	return &tree.Tree{Workflows: map[string]*workflow.Workflow{w.ID: w}}, w, scen
+}
+
+// BenchmarkSimulateChain walks a 1,000-state chain end to end, one record
+// per state (§12).
+func BenchmarkSimulateChain(b *testing.B) {
+	tr, w, sc := simChain(b, 1000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		run, _, err := Simulate(tr, w, sc, SimOptions{})
+		if err != nil || run.Outcome.Kind != OutcomeCompleted {
+			b.Fatalf("%v %+v", err, run.Outcome)
+		}
+	}
+}
+
+// TestSimulateChain checks the walk the benchmark measures.
+func TestSimulateChain(t *testing.T) {
+	tr, w, sc := simChain(t, 50)
+	run, _, err := Simulate(tr, w, sc, SimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Outcome.Kind != OutcomeCompleted || run.Outcome.Moves != 50 || len(run.Entered) != 51 {
+		t.Errorf("outcome %+v, %d entered", run.Outcome, len(run.Entered))
+	}
+}

@@ -216,7 +216,11 @@ func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 	s.submit(exec, s.sc.Evidence)
 	s.submit(exec, s.entryRecords(exec.State, 1))
 	for {
-		r, err := exec.Clone().Transition()
+		// The engine's own transition, on a throwaway copy: when it moves
+		// and the budget allows the entry, the copy is the run's next
+		// state, so the target is entered once.
+		next := exec.Clone()
+		r, err := next.Transition()
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +238,7 @@ func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 			return s.finish(exec, Outcome{Kind: OutcomeBudget, Refused: &Refused{From: r.From, To: r.To, Transition: tr.Index, Budget: b}}), nil
 		}
 		step := s.moveStep(exec, tr)
-		exec.EnterState(r.To)
+		exec = next
 		s.visits[r.To]++
 		s.moves++
 		step.N = s.moves
