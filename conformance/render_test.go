@@ -102,9 +102,7 @@ var renderCases = []Case{
 			}
 		}},
 		{Args: []string{"aepflow", "render", "--id", "adp/default", "--root", "$SHARED/corpus/tree", "--format", "mermaid"}, Then: func(t *testing.T, e *Env, r Result) {
-			if want := specBlock(t, renderingSpec(t, e), "### 4.2"); dropComments(r.Stdout) != want {
-				t.Errorf("Mermaid differs from rendering.md §4.2:\n--- got\n%s--- want\n%s", r.Stdout, want)
-			}
+			checkMermaidSpec(t, renderingSpec(t, e), r.Stdout)
 		}},
 	}},
 
@@ -188,6 +186,22 @@ func dropComments(s string) string {
 	return s
 }
 
+// checkMermaidSpec compares the Mermaid of adp/default/2 with
+// rendering.md §4.2. The one deliberate difference (issue 11,
+// docs/decisions.md): `<` and `>` are Mermaid's entity codes where the
+// reference wrote a space.
+func checkMermaidSpec(t *testing.T, spec, mermaid string) {
+	t.Helper()
+	mmd := dropComments(mermaid)
+	if !strings.Contains(mmd, "tests.unit.failed #gt; 0") {
+		t.Errorf("the guard `tests.unit.failed > 0` lost its operator:\n%s", mmd)
+	}
+	asReference := strings.NewReplacer("#lt;", " ", "#gt;", " ").Replace(mmd)
+	if want := specBlock(t, spec, "### 4.2"); asReference != want {
+		t.Errorf("Mermaid differs from rendering.md §4.2 beyond the entity codes:\n--- got\n%s--- want\n%s", asReference, want)
+	}
+}
+
 // renderCorpusGoldens checks the corpus workflow against the goldens
 // printed in rendering.md §3.3, §4.2 and the overlay example of §5.3, and
 // pins its clustered DOT and overlaid Mermaid (moved from render/testdata).
@@ -206,10 +220,7 @@ func renderCorpusGoldens(t *testing.T, e *Env) {
 	if want := specBlock(t, spec, "### 3.3"); dot != want {
 		t.Errorf("DOT differs from rendering.md §3.3:\n--- got\n%s--- want\n%s", dot, want)
 	}
-	mmd := dropComments(string(render.Mermaid(w, render.Options{})))
-	if want := specBlock(t, spec, "### 4.2"); mmd != want {
-		t.Errorf("Mermaid differs from rendering.md §4.2:\n--- got\n%s--- want\n%s", mmd, want)
-	}
+	checkMermaidSpec(t, spec, string(render.Mermaid(w, render.Options{})))
 
 	ov := &render.Overlay{Current: "implement", Entered: []string{"receive", "specify", "decompose",
 		"establish_verifiers", "implement", "verify", "implement"}}

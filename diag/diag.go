@@ -155,6 +155,17 @@ func (d Diagnostic) WithHint(format string, args ...any) Diagnostic {
 	return d
 }
 
+// WithSuggestion returns d with "did you mean `name`?" in front of its
+// hint (which, when there is one, keeps the candidates it listed).
+func (d Diagnostic) WithSuggestion(name string) Diagnostic {
+	s := fmt.Sprintf("did you mean `%s`?", name)
+	if d.Hint != "" {
+		s += " " + d.Hint
+	}
+	d.Hint = s
+	return d
+}
+
 // WithRelated returns d with one more related location.
 func (d Diagnostic) WithRelated(file string, pos Pos, message string) Diagnostic {
 	d.Related = append(slices.Clip(d.Related), Related{File: file, Pos: pos, Message: message})

@@ -3,14 +3,33 @@ package diag
 import (
 	"encoding/json"
 	"io"
+	"net/url"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 )
 
 // Tool names the program that produced a SARIF log.
 type Tool struct {
-	Name           string
-	Version        string
+	// Name is the tool's name, "aepflow".
+	Name string
+	// Version is the version the binary reports (a tag, a pseudo-version,
+	// or "devel").
+	Version string
+	// InformationURI is the tool's home page.
 	InformationURI string
+	// Rule describes a code for the log's rule list; nil gives rules with
+	// an id only.
+	Rule func(code string) Rule
+}
+
+// Rule describes one diagnostic code for tools that list rules: a
+// one-sentence and a full description, and a link to its documentation.
+type Rule struct {
+	Short   string
+	Full    string
+	HelpURI string
 }
 
 type sarifLog struct {
@@ -29,14 +48,18 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version,omitempty"`
-	InformationURI string      `json:"informationUri,omitempty"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	Version         string      `json:"version,omitempty"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	InformationURI  string      `json:"informationUri,omitempty"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
-	ID string `json:"id"`
+	ID               string        `json:"id"`
+	ShortDescription *sarifMessage `json:"shortDescription,omitempty"`
+	FullDescription  *sarifMessage `json:"fullDescription,omitempty"`
+	HelpURI          string        `json:"helpUri,omitempty"`
 }
 
 type sarifResult struct {
@@ -44,16 +67,21 @@ type sarifResult struct {
 	Level     string            `json:"level"`
 	Message   sarifMessage      `json:"message"`
 	Locations []sarifLocation   `json:"locations,omitempty"`
+	Related   []sarifLocation   `json:"relatedLocations,omitempty"`
+	Fixes     []sarifFix        `json:"fixes,omitempty"`
 	Props     map[string]string `json:"properties,omitempty"`
 }
 
 type sarifMessage struct {
-	Text string `json:"text"`
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifLocation struct {
+	ID       *int           `json:"id,omitempty"`
 	Physical *sarifPhysical `json:"physicalLocation,omitempty"`
 	Logical  []sarifLogical `json:"logicalLocations,omitempty"`
+	Message  *sarifMessage  `json:"message,omitempty"`
 }
 
 type sarifPhysical struct {
@@ -76,12 +104,36 @@ type sarifLogical struct {
 	FullyQualifiedName string `json:"fullyQualifiedName"`
 }
 
-// WriteSARIF prints l as a SARIF 2.1.0 log with one run by tool. Columns are
-// reported in code points, SARIF's default unit ("unicodeCodePoints"). The
-// hint travels in the result's properties.
+type sarifFix struct {
+	Description sarifMessage          `json:"description"`
+	Changes     []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	Artifact     sarifArtifact      `json:"artifactLocation"`
+	Replacements []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	Deleted  sarifRegion  `json:"deletedRegion"`
+	Inserted sarifContent `json:"insertedContent"`
+}
+
+type sarifContent struct {
+	Text string `json:"text"`
+}
+
+// WriteSARIF prints l as a SARIF 2.1.0 log with one run by tool, as GitHub
+// code scanning reads it: each code a rule (described by tool.Rule when
+// given), each diagnostic a result whose markdown message carries the hint,
+// located in its file when it has one (physicalLocation, in code points,
+// SARIF's default "unicodeCodePoints") and at its document path
+// (logicalLocations), with its related locations and its fixes. The hint
+// also travels in the result's properties.
 func WriteSARIF(w io.Writer, l List, tool Tool) error {
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{
-		Name: tool.Name, Version: tool.Version, InformationURI: tool.InformationURI, Rules: []sarifRule{},
+		Name: tool.Name, Version: tool.Version, SemanticVersion: semanticVersion(tool.Version),
+		InformationURI: tool.InformationURI, Rules: []sarifRule{},
 	}}, Results: []sarifResult{}}
 	var ids []string
 	for _, d := range l {
@@ -92,7 +144,14 @@ func WriteSARIF(w io.Writer, l List, tool Tool) error {
 	}
 	slices.Sort(ids)
 	for _, id := range ids {
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id})
+		r := sarifRule{ID: id}
+		if tool.Rule != nil {
+			info := tool.Rule(id)
+			r.ShortDescription = &sarifMessage{Text: info.Short}
+			r.FullDescription = &sarifMessage{Text: info.Full}
+			r.HelpURI = info.HelpURI
+		}
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, r)
 	}
 	log := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
@@ -105,19 +164,52 @@ func WriteSARIF(w io.Writer, l List, tool Tool) error {
 	return enc.Encode(log)
 }
 
+// semver matches a Semantic Versioning 2.0 version after an optional "v".
+var semver = regexp.MustCompile(`^v?((0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$`)
+
+// semanticVersion returns version as SARIF's semanticVersion wants it
+// (SemVer 2.0, no "v"); a build from a work tree ("devel") is 0.0.0-devel.
+func semanticVersion(version string) string {
+	if m := semver.FindStringSubmatch(version); m != nil {
+		return m[1]
+	}
+	if version == "" {
+		return ""
+	}
+	return "0.0.0-devel"
+}
+
+// artifactURI returns file as a SARIF artifact URI: a relative path with
+// forward slashes, escaped; an absolute path as a file: URI.
+func artifactURI(file string) string {
+	p := filepath.ToSlash(file)
+	if filepath.IsAbs(file) {
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	return (&url.URL{Path: p}).String()
+}
+
+func physical(file string, start, end Pos) *sarifPhysical {
+	loc := &sarifPhysical{Artifact: sarifArtifact{URI: artifactURI(file)}}
+	if start.IsValid() {
+		loc.Region = &sarifRegion{StartLine: start.Line, StartColumn: start.Column, EndLine: end.Line, EndColumn: end.Column}
+	}
+	return loc
+}
+
 func sarifResultOf(d Diagnostic) sarifResult {
 	level := "error"
 	if d.Severity == Warning {
 		level = "warning"
 	}
 	r := sarifResult{RuleID: d.Code, Level: level, Message: sarifMessage{Text: d.Message}}
+	if d.Hint != "" {
+		r.Message.Markdown = markdownEscape(d.Message) + "\n\n**Hint:** " + markdownEscape(d.Hint)
+		r.Props = map[string]string{"hint": d.Hint}
+	}
 	var loc sarifLocation
 	if d.File != "" {
-		loc.Physical = &sarifPhysical{Artifact: sarifArtifact{URI: d.File}}
-		if d.Pos.IsValid() {
-			loc.Physical.Region = &sarifRegion{StartLine: d.Pos.Line, StartColumn: d.Pos.Column,
-				EndLine: d.End.Line, EndColumn: d.End.Column}
-		}
+		loc.Physical = physical(d.File, d.Pos, d.End)
 	}
 	if d.Path != "" {
 		loc.Logical = []sarifLogical{{FullyQualifiedName: d.Path}}
@@ -125,8 +217,49 @@ func sarifResultOf(d Diagnostic) sarifResult {
 	if loc.Physical != nil || loc.Logical != nil {
 		r.Locations = []sarifLocation{loc}
 	}
-	if d.Hint != "" {
-		r.Props = map[string]string{"hint": d.Hint}
+	for i, rel := range d.Related {
+		if rel.File == "" {
+			continue
+		}
+		id := i + 1
+		r.Related = append(r.Related, sarifLocation{ID: &id, Physical: physical(rel.File, rel.Pos, Pos{}), Message: &sarifMessage{Text: rel.Message}})
+	}
+	for _, f := range d.Fixes {
+		file := cmpOr(f.File, d.File)
+		if file == "" {
+			continue
+		}
+		r.Fixes = append(r.Fixes, sarifFix{Description: sarifMessage{Text: f.Title}, Changes: []sarifArtifactChange{{
+			Artifact: sarifArtifact{URI: artifactURI(file)},
+			Replacements: []sarifReplacement{{
+				Deleted:  sarifRegion{StartLine: f.Span.Start.Line, StartColumn: f.Span.Start.Column, EndLine: f.Span.End.Line, EndColumn: f.Span.End.Column},
+				Inserted: sarifContent{Text: f.NewText},
+			}},
+		}}})
 	}
 	return r
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// markdownEscape keeps a message's code spans and escapes the characters
+// that markdown would read as markup elsewhere (emphasis, links, HTML).
+func markdownEscape(s string) string {
+	var b strings.Builder
+	inCode := false
+	for _, r := range s {
+		switch {
+		case r == '`':
+			inCode = !inCode
+		case !inCode && strings.ContainsRune(`\*_[]<>#|~`, r):
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

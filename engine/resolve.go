@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/tree"
@@ -61,9 +63,12 @@ type MergedProfile struct {
 // Plan is a resolved task (engine.md §1.3). The documents it points at are
 // the tree's own; the plan adds what resolution derives from them.
 type Plan struct {
-	Task     *Task
+	// Task is the task resolved.
+	Task *Task
+	// Protocol is the task's protocol merged with its chain.
 	Protocol *MergedProtocol
-	Profile  *MergedProfile
+	// Profile is the task's profile merged with its chain.
+	Profile *MergedProfile
 	// Workflow is the tree's workflow the profile names.
 	Workflow *workflow.Workflow
 	// Principles are the principles named, in step 4 order; InForce those
@@ -75,7 +80,9 @@ type Plan struct {
 	// Completion is the merged profile's completion set.
 	Completion workflow.RequirementSet
 	// Facts are the plan facts in binding order.
-	Facts  []Fact
+	Facts []Fact
+	// Scales are the merged protocol's scales, which ordered comparisons
+	// read.
 	Scales predicate.Scales
 
 	// states are the workflow's states in byte order of their ids, the
@@ -88,6 +95,36 @@ func failf(format string, args ...any) diag.Diagnostic {
 	return diag.Errorf(CodeResolution, format, args...)
 }
 
+// asFailure returns err as a resolution diagnostic: itself when it is one
+// (it may carry a hint), else a resolution_error with its text.
+func asFailure(err error) diag.Diagnostic {
+	var d diag.Diagnostic
+	if errors.As(err, &d) {
+		return d
+	}
+	return failf("%v", err)
+}
+
+// notInTree is the resolution_error for a document id the tree lacks, with a
+// "did you mean" among the ids of that kind it holds.
+func notInTree(what, id string, have []string) diag.Diagnostic {
+	d := failf("%s `%s` is not in the tree", what, id)
+	if best, ok := suggest.Closest(id, have); ok {
+		d = d.WithSuggestion(best)
+	}
+	return d
+}
+
+// protocolIDs lists the tree's protocols as `<id>` and `<id>/<version>`,
+// the candidates of a protocol reference's "did you mean".
+func protocolIDs(t *tree.Tree) []string {
+	var ids []string
+	for _, r := range t.ProtocolRefs() {
+		ids = append(ids, r.ID, r.String())
+	}
+	return ids
+}
+
 // MergeProtocol merges protocol ref of tree t with its extends chain: lists
 // are unions, base first; a scale keeps its nearest definition.
 func MergeProtocol(t *tree.Tree, ref ident.Ref) (*MergedProtocol, error) {
@@ -96,7 +133,7 @@ func MergeProtocol(t *tree.Tree, ref ident.Ref) (*MergedProtocol, error) {
 	for {
 		p := t.Protocols[cur]
 		if p == nil {
-			return nil, fmt.Errorf("protocol `%s` is not in the tree", cur)
+			return nil, notInTree("protocol", cur.String(), protocolIDs(t))
 		}
 		chain = append(chain, p)
 		if p.Extends == nil {
@@ -143,9 +180,13 @@ func MergeProfile(t *tree.Tree, id string) (*MergedProfile, error) {
 		p := t.Profiles[cur]
 		if p == nil {
 			if len(chain) == 0 {
-				return nil, fmt.Errorf("profile `%s` is not in the tree", cur)
+				return nil, notInTree("profile", cur, t.ProfileIDs())
 			}
-			return nil, fmt.Errorf("profile `%s` extends `%s`, which is not in the tree", chain[len(chain)-1].ID, cur)
+			d := failf("profile `%s` extends `%s`, which is not in the tree", chain[len(chain)-1].ID, cur)
+			if best, ok := suggest.Closest(cur, t.ProfileIDs()); ok {
+				d = d.WithSuggestion(best)
+			}
+			return nil, d
 		}
 		chain = append(chain, p)
 		if len(chain) > maxHops+1 {
@@ -237,7 +278,7 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 	add := func(d diag.Diagnostic) { diags.Add(d.InFile(task.File)) }
 	proto, err := MergeProtocol(t, task.Protocol)
 	if err != nil {
-		add(failf("%v", err))
+		add(asFailure(err))
 		return nil, diags
 	}
 	pref, err := ident.ParseRef(ident.Dotted, task.Profile)
@@ -247,7 +288,7 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 	}
 	prof, err := MergeProfile(t, pref.ID)
 	if err != nil {
-		add(failf("%v", err))
+		add(asFailure(err))
 		return nil, diags
 	}
 	if pref.Pinned() && t.Profiles[pref.ID].Version != pref.Major {
@@ -255,7 +296,9 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 	}
 	profProto, err := MergeProtocol(t, prof.Protocol)
 	if err != nil {
-		add(failf("profile `%s`: %v", prof.ID, err))
+		d := asFailure(err)
+		d.Message = fmt.Sprintf("profile `%s`: %s", prof.ID, d.Message)
+		add(d)
 		return nil, diags
 	}
 	if !slices.Contains(profProto.Chain, proto.Ref) {
@@ -269,7 +312,11 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 			plan.Workflow = w
 		}
 		if plan.Workflow == nil {
-			add(failf("workflow `%s` of profile `%s` is not in the tree", prof.Workflow, prof.ID))
+			d := failf("workflow `%s` of profile `%s` is not in the tree", prof.Workflow, prof.ID)
+			if best, ok := suggest.Closest(prof.Workflow.ID, t.WorkflowIDs()); ok {
+				d = d.WithSuggestion(best)
+			}
+			add(d)
 		}
 	}
 	plan.resolvePrinciples(t, add)
@@ -295,7 +342,11 @@ func (p *Plan) resolvePrinciples(t *tree.Tree, add func(diag.Diagnostic)) {
 	ids = union(ids, p.Task.Add)
 	for _, r := range p.Task.Remove {
 		if !slices.Contains(ids, r) {
-			add(failf("`principle_overrides.remove` names `%s`, which is not in force under profile `%s`", r, p.Profile.ID))
+			d := failf("`principle_overrides.remove` names `%s`, which is not in force under profile `%s`", r, p.Profile.ID)
+			if best, ok := suggest.Closest(r, ids); ok {
+				d = d.WithSuggestion(best)
+			}
+			add(d)
 			continue
 		}
 		ids = slices.DeleteFunc(ids, func(s string) bool { return s == r })
@@ -303,7 +354,7 @@ func (p *Plan) resolvePrinciples(t *tree.Tree, add func(diag.Diagnostic)) {
 	for _, id := range ids {
 		pr := t.Principles[id]
 		if pr == nil {
-			add(failf("principle `%s` is not in the tree", id))
+			add(notInTree("principle", id, t.PrincipleIDs()))
 			continue
 		}
 		p.Principles = append(p.Principles, pr)

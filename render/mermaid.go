@@ -160,14 +160,17 @@ var mmReserved = map[string]bool{
 }
 
 // esc makes text safe in a Mermaid label (rendering.md §4.1): CR and LF
-// become spaces, so do `{ } | < >`; then every `--` becomes `—` (U+2014);
+// become spaces, so do `{ } |`; then every `--` becomes `—` (U+2014);
 // then both ends are trimmed. Other control characters also become spaces
-// (§4.1 is silent on them), and invalid UTF-8 becomes U+FFFD.
+// (§4.1 is silent on them), and invalid UTF-8 becomes U+FFFD. `<` and `>`
+// are kept, unlike §4.1 (which turned `failed > 0` into `failed   0`):
+// entities writes them as Mermaid's entity codes once the label is
+// otherwise final (docs/decisions.md).
 func esc(text string) string {
 	text = strings.ToValidUTF8(text, "\uFFFD")
 	text = strings.Map(func(r rune) rune {
 		switch r {
-		case '\r', '\n', '{', '}', '|', '<', '>':
+		case '\r', '\n', '{', '}', '|':
 			return ' '
 		}
 		if r < 0x20 || r == 0x7f {
@@ -184,7 +187,24 @@ func esc(text string) string {
 var mmDirection = regexp.MustCompile(`(?i)(direc)(tion\s+(?:tb|bt|lr|rl))`)
 
 // escLabel is esc for a state title or a guard: a statement's label.
-func escLabel(text string) string { return labelSafe(esc(text)) }
+func escLabel(text string) string { return entities(labelSafe(esc(text))) }
+
+// mmEntityLike matches what Mermaid decodes as an entity code: `#` and a
+// word ending in `;` (`#lt;`, `#35;`).
+var mmEntityLike = regexp.MustCompile(`#(\w+;)`)
+
+// entities writes `<` and `>` as Mermaid's entity codes `#lt;` and `#gt;`,
+// which Mermaid 11 shows as the characters (raw, they may read as HTML in
+// its labels), and a `#` that would start an entity code as `#35;`, so
+// that a title holding `#lt;` shows it as written. It runs last: the codes
+// hold a `;`, which labelSafe would replace.
+func entities(text string) string {
+	if !strings.ContainsAny(text, "<>#") {
+		return text
+	}
+	text = mmEntityLike.ReplaceAllString(text, "#35;$1")
+	return strings.NewReplacer("<", "#lt;", ">", "#gt;").Replace(text)
+}
 
 // labelSafe keeps a title or guard from breaking Mermaid 11, which the
 // reference's esc does not (docs/decisions.md, "Mermaid identifiers"): a
@@ -212,7 +232,7 @@ func labelSafe(text string) string {
 func escNote(text string) string {
 	t := esc(text)
 	if strings.HasPrefix(t, "end note") {
-		return "· " + t
+		t = "· " + t
 	}
-	return t
+	return entities(t)
 }

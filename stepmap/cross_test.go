@@ -43,35 +43,56 @@ func loadString(t *testing.T, src string) *Map {
 func TestCrossValidate(t *testing.T) {
 	m := loadString(t, crossMap)
 	got := renderPaths(m.crossValidate("demo/other", 2, nil))
-	want := "driver-steps[demo/steps].workflow: the step map is pinned to `demo/review/2`, not to workflow `demo/other` [unknown_workflow]\n"
+	want := "m.yaml:3:11: the step map is pinned to `demo/review/2`, not to workflow `demo/other` [unknown_workflow] @ driver-steps[demo/steps].workflow\n"
 	if got != want {
 		t.Errorf("unknown workflow:\ngot  %s\nwant %s", got, want)
 	}
 	got = renderPaths(m.crossValidate("demo/review", 3, nil))
-	want = "driver-steps[demo/steps].workflow: the step map is pinned to `demo/review/2`, but workflow `demo/review` is at version 3 [version_mismatch]\n" +
+	want = "m.yaml:3:11: the step map is pinned to `demo/review/2`, but workflow `demo/review` is at version 3 [version_mismatch] @ driver-steps[demo/steps].workflow\n" +
 		"  hint: a new major version of a workflow means the map is rewritten for it, not migrated\n"
 	if got != want {
 		t.Errorf("version mismatch:\ngot  %s\nwant %s", got, want)
 	}
 	got = renderPaths(m.crossValidate("demo/review", 2, []string{"draft", "done"}))
-	want = "driver-steps[demo/steps].states.alpha: state `alpha` is not a state of workflow `demo/review` [unknown_state]\n" +
+	want = "m.yaml:20:3: state `alpha` is not a state of workflow `demo/review` [unknown_state] @ driver-steps[demo/steps].states.alpha\n" +
 		"  hint: the workflow's states: done, draft\n" +
-		"driver-steps[demo/steps].states.zeta: state `zeta` is not a state of workflow `demo/review` [unknown_state]\n" +
+		"m.yaml:5:3: state `zeta` is not a state of workflow `demo/review` [unknown_state] @ driver-steps[demo/steps].states.zeta\n" +
 		"  hint: the workflow's states: done, draft\n" +
-		"driver-steps[demo/steps].states.draft.steps[0].evidence: verifier `test-runner` does not establish `diff` evidence [no_verifier_for_evidence]\n" +
+		"m.yaml:10:42: verifier `test-runner` does not establish `diff` evidence [no_verifier_for_evidence] @ driver-steps[demo/steps].states.draft.steps[0].evidence\n" +
 		"  hint: `test-runner` establishes test_result, specification\n" +
-		"driver-steps[demo/steps].states.draft.steps[1].evidence: verifier `human-review` does not establish `review_outcome` evidence [no_verifier_for_evidence]\n" +
+		"m.yaml:13:52: verifier `human-review` does not establish `review_outcome` evidence [no_verifier_for_evidence] @ driver-steps[demo/steps].states.draft.steps[1].evidence\n" +
 		"  hint: `human-review` establishes review, specification\n"
 	if got != want {
 		t.Errorf("states and verifiers:\ngot\n%s\nwant\n%s", got, want)
 	}
 }
 
-// renderPaths prints positionless diagnostics in emission order.
+// TestCrossValidateSuggests: a map state misspelt from one of the
+// workflow's gets a "did you mean" and a fix at its key; a workflow state
+// the map already has is no suggestion.
+func TestCrossValidateSuggests(t *testing.T) {
+	m := loadString(t, "format: aep.driver-steps/1\nid: demo/steps\nworkflow: demo/review/2\nstates:\n  reveiw: {}\n  \"drafts\": {}\n  draft: {}\n")
+	got := m.crossValidate("demo/review", 2, []string{"draft", "review", "done"})
+	if len(got) != 2 {
+		t.Fatalf("got %v", got)
+	}
+	d := got[0]
+	if d.Path != "driver-steps[demo/steps].states.drafts" || d.Hint != "the workflow's states: done, draft, review" || len(d.Fixes) != 0 {
+		t.Errorf("drafts: the present `draft` is no suggestion: %+v", d)
+	}
+	d = got[1]
+	want := diag.Fix{Title: "replace `reveiw` with `review`", File: "m.yaml",
+		Span: diag.Span{Start: diag.Pos{Line: 5, Column: 3}, End: diag.Pos{Line: 5, Column: 9}}, NewText: "review"}
+	if d.Hint != "did you mean `review`? the workflow's states: done, draft, review" || len(d.Fixes) != 1 || d.Fixes[0] != want {
+		t.Errorf("reveiw: %+v", d)
+	}
+}
+
+// renderPaths prints diagnostics in emission order, each with its path.
 func renderPaths(l diag.List) string {
 	var b strings.Builder
 	for _, d := range l {
-		b.WriteString(d.Error() + "\n")
+		b.WriteString(d.Error() + " @ " + d.Path + "\n")
 		if d.Hint != "" {
 			b.WriteString("  hint: " + d.Hint + "\n")
 		}
@@ -82,12 +103,12 @@ func renderPaths(l diag.List) string {
 func TestVerifierWithNoKinds(t *testing.T) {
 	desc := "x"
 	s := &Step{Kind: KindCommand, Description: &desc, Evidence: &Evidence{Kind: "diff", Verifier: "human-approval"}}
-	d := verifierCheck(s, "p")
+	d := verifierCheck(s, "p", "m.yaml")
 	if len(d) != 1 || d[0].Hint != "`human-approval` establishes approval" {
 		t.Errorf("got %v", d)
 	}
 	s.Evidence = &Evidence{Kind: "review_outcome", Verifier: "human-review"}
-	if d := verifierCheck(s, "p"); len(d) != 1 || !strings.Contains(d[0].Message, "review_outcome") {
+	if d := verifierCheck(s, "p", "m.yaml"); len(d) != 1 || !strings.Contains(d[0].Message, "review_outcome") {
 		t.Errorf("a kind with no default verifiers refuses every named class: %v", d)
 	}
 }
@@ -138,5 +159,13 @@ func TestPick(t *testing.T) {
 	_, err = Pick([]*Map{b, a, c}, "demo/review", 2)
 	if !errors.As(err, &d) || d.Code != CodeAmbiguousStepMap || d.Message != "2 step maps are pinned to `demo/review/2`: demo/b, demo/steps" {
 		t.Errorf("several: %v", err)
+	}
+}
+
+func TestSelectSuggests(t *testing.T) {
+	maps := []*Map{{ID: "demo/review-steps"}, {ID: "demo/other"}}
+	_, d := Select("demo/reveiw-steps", maps, func(string) ([]byte, error) { return nil, os.ErrNotExist })
+	if len(d) != 1 || d[0].Hint != "did you mean `demo/review-steps`? the tree's step maps: demo/other, demo/review-steps" {
+		t.Errorf("got %+v", d)
 	}
 }

@@ -59,6 +59,7 @@ func Decode(doc *yamldoc.Document, diags *diag.List) *Map {
 	}
 	if n := top.Require("workflow"); n != nil {
 		m.nodes["workflow"] = n
+		m.pinSpan, _ = r.ValueSpan(n)
 		m.decodePin(r, n)
 	}
 	if n := top.Get("title"); n != nil {
@@ -115,7 +116,10 @@ func (m *Map) decodeStates(r *yamldoc.Reader, n *yaml.Node, path string) {
 		if _, dup := m.States[k.Value]; dup {
 			continue // duplicate_key was reported by the parser
 		}
-		m.States[k.Value] = decodeState(r, states.Get(k.Value), sp)
+		st := decodeState(r, states.Get(k.Value), sp)
+		st.keyPos = yamldoc.PosOf(k)
+		st.keySpan, _ = r.ValueSpan(k)
+		m.States[k.Value] = st
 	}
 	states.Done()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/suggest"
 )
 
 // Codes of the driver's single-map pick (project codes; the reference words
@@ -41,6 +42,9 @@ func Select(x string, maps []*Map, readFile func(string) ([]byte, error)) (*Map,
 	d := diag.Errorf(CodeUnknownStepMap, "no step map has the id `%s`", x).WithPath("--map")
 	if ids := mapIDs(maps); len(ids) > 0 {
 		d = d.WithHint("the tree's step maps: %s", strings.Join(ids, ", "))
+		if best, ok := suggest.Closest(x, ids); ok {
+			d = d.WithSuggestion(best)
+		}
 	} else {
 		d = d.WithHint("the tree has no step maps under drivers/; pass a file instead")
 	}

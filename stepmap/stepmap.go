@@ -54,6 +54,9 @@ type Map struct {
 	States map[string]*StateSteps
 
 	nodes nodes
+	// pinSpan is the span of the `workflow` value, for a fix that
+	// replaces the pin (zero when no exact edit is possible).
+	pinSpan diag.Span
 }
 
 // StateSteps is one state's entry in a map.
@@ -64,6 +67,10 @@ type StateSteps struct {
 	Steps []*Step
 
 	nodes nodes
+	// keyPos and keySpan locate the state's key in `states`, for
+	// cross-validation (keySpan is zero when no exact edit is possible).
+	keyPos  diag.Pos
+	keySpan diag.Span
 }
 
 // StepKind tags a step: llm, command or operator.

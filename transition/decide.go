@@ -175,9 +175,51 @@ func transitionCopy(exec *engine.Execution) Outcome {
 		if len(r.Reasons) == 0 {
 			return refuse("%s: nothing may move yet", r.State)
 		}
-		return refuse("%s: %s", r.State, strings.Join(r.Reasons, "; "))
+		return refuse("%s: %s", r.State, groupReasons(r.State, r.Reasons))
 	}
 	return proceed()
+}
+
+// groupReasons joins the engine's blocking reasons for a harness log: the
+// lines of one move (`<state> -> <to>: <line>`, engine.md §5) are written
+// once under their move, joined by "; ", and the moves are joined by
+// " | ": `a -> b: guard: x; ? y | a -> c: ? z`. The lines are the engine's
+// words; a line without a move prefix (a completion line) stands alone.
+func groupReasons(state string, reasons []string) string {
+	var b strings.Builder
+	move := ""
+	for _, r := range reasons {
+		m, line := splitMove(state, r)
+		switch {
+		case b.Len() == 0:
+		case m != "" && m == move:
+			b.WriteString("; ")
+			b.WriteString(line)
+			continue
+		case m == "" && move == "":
+			b.WriteString("; ")
+		default:
+			b.WriteString(" | ")
+		}
+		move = m
+		b.WriteString(r)
+	}
+	return b.String()
+}
+
+// splitMove splits `<state> -> <to>: <line>` into its move and its line;
+// the move is "" when r has no such prefix. State ids hold no ": ", so the
+// first one after the arrow ends the move.
+func splitMove(state, r string) (move, line string) {
+	rest, ok := strings.CutPrefix(r, state+" -> ")
+	if !ok {
+		return "", r
+	}
+	to, line, ok := strings.Cut(rest, ": ")
+	if !ok || to == "" || strings.ContainsAny(to, " ;") {
+		return "", r
+	}
+	return state + " -> " + to, line
 }
 
 // Positioned is an execution placed where the consultation asks about.

@@ -84,7 +84,7 @@ func TestEndToEnd(t *testing.T) {
 		// Green unit tests, but no contract or static-analysis result:
 		// nothing may move, the leave is refused and verify fails.
 		{moment: "leave", path: itv + ".verify", attempt: 1, of: 1, want: Refuse,
-			has:    "verify: verify -> adversarial_verify: guard: tests.contract.failed == 0; verify -> adversarial_verify: guard: static_analysis.errors == 0; verify -> implement: guard: tests.unit.failed > 0; verify -> implement: guard: tests.contract.failed > 0; verify -> implement: guard: static_analysis.errors > 0",
+			has:    "verify: verify -> adversarial_verify: guard: tests.contract.failed == 0; guard: static_analysis.errors == 0 | verify -> implement: guard: tests.unit.failed > 0; guard: tests.contract.failed > 0; guard: static_analysis.errors > 0",
 			before: func() { d.submit(unitTest(5, 0)) }},
 		{moment: "leave", path: itv, attempt: 1, of: 2, failed: true, want: Proceed},
 		// Between attempts the verifiers report: a contract broke.

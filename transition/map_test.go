@@ -59,15 +59,15 @@ func TestMapFlag(t *testing.T) {
 		{"unknown id", "fx/other", "--map fx/other: no step map has the id `fx/other` [unknown_step_map] (the tree's step maps: fx/flow-steps, fx/tree-stray)"},
 		{"neither file nor id", "Not A Map", "--map Not A Map: `Not A Map` is neither a file nor a step map id: "},
 		{"another major", major, "--map " + major + ": step map `fx/next` (" + major + ") does not fit workflow `fx/flow/1`: " +
-			"driver-steps[fx/next].workflow: the step map is pinned to `fx/flow/2`, but workflow `fx/flow` is at version 1 [version_mismatch] (a new major version of a workflow means the map is rewritten for it, not migrated)"},
+			major + ":3:11: the step map is pinned to `fx/flow/2`, but workflow `fx/flow` is at version 1 [version_mismatch] (a new major version of a workflow means the map is rewritten for it, not migrated)"},
 		{"another workflow", otherID, "--map " + otherID + ": step map `fx/elsewhere` (" + otherID + ") does not fit workflow `fx/flow/1`: " +
-			"driver-steps[fx/elsewhere].workflow: the step map is pinned to `fx/other/1`, not to workflow `fx/flow` [unknown_workflow]"},
+			otherID + ":3:11: the step map is pinned to `fx/other/1`, not to workflow `fx/flow` [unknown_workflow]"},
 		{"unknown states", stray, "--map " + stray + ": step map `fx/stray` (" + stray + ") does not fit workflow `fx/flow/1`: " +
-			"driver-steps[fx/stray].states.deploy: state `deploy` is not a state of workflow `fx/flow` [unknown_state] (" + fxStates + "); " +
-			"driver-steps[fx/stray].states.polish: state `polish` is not a state of workflow `fx/flow` [unknown_state] (" + fxStates + ")"},
+			stray + ":5:3: state `polish` is not a state of workflow `fx/flow` [unknown_state] (" + fxStates + "); " +
+			stray + ":13:3: state `deploy` is not a state of workflow `fx/flow` [unknown_state] (" + fxStates + ")"},
 		{"unknown states by id", "fx/tree-stray", "--map fx/tree-stray: step map `fx/tree-stray` (" + treeStray + ") does not fit workflow `fx/flow/1`: " +
-			"driver-steps[fx/tree-stray].states.deploy: state `deploy` is not a state of workflow `fx/flow` [unknown_state] (" + fxStates + "); " +
-			"driver-steps[fx/tree-stray].states.polish: state `polish` is not a state of workflow `fx/flow` [unknown_state] (" + fxStates + ")"},
+			treeStray + ":5:3: state `polish` is not a state of workflow `fx/flow` [unknown_state] (" + fxStates + "); " +
+			treeStray + ":13:3: state `deploy` is not a state of workflow `fx/flow` [unknown_state] (" + fxStates + ")"},
 	}
 	base := matrix(ownExpect)["02"][0]
 	for _, tc := range tests {

@@ -8,11 +8,14 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/internal/diagline"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
 )
 
 // errNotAFile tells stepmap.Select that x is not a file to read.
@@ -79,4 +82,60 @@ func problems(list diag.List) string {
 		parts = append(parts, diagline.Fold(s))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// CheckSetup answers what a hook configured with opts will meet, for the
+// command that writes the hooks file (`aepflow hooks`): the project must
+// be found (at opts.Project when given, else upward from opts.WorkDir),
+// and an explicit opts.Map must resolve — a file that holds a valid step
+// map, or a step-map id of the tree's drivers/ — and, when the task
+// resolves, fit its workflow. The run is not read (a hooks file is written
+// before its run exists), and a task or store not there yet is not an
+// error here: the hook reports those when it is asked. Nothing is written.
+func CheckSetup(opts Options) error {
+	opts.Run = ""
+	loc, out := locate(opts)
+	if loc == nil {
+		return errors.New(out.Message)
+	}
+	if opts.Map == "" {
+		return nil
+	}
+	docTree, diags := engine.LoadTree(loc.root, loc.extra...)
+	if diags.HasErrors() {
+		return fmt.Errorf("--map %s: cannot load the documents it is checked against: %s", opts.Map, diagline.Join(diags))
+	}
+	m, diags := selectMap(opts.Map, docTree)
+	if diags.HasErrors() {
+		return fmt.Errorf("--map %s: %s", opts.Map, problems(diags))
+	}
+	if m == nil {
+		return fmt.Errorf("--map %s: the file holds no step map", opts.Map)
+	}
+	w := taskWorkflow(loc, docTree)
+	if w == nil {
+		return nil
+	}
+	if diags := m.CrossValidate(w); diags.HasErrors() {
+		return fmt.Errorf("--map %s: step map `%s` (%s) does not fit workflow `%s/%d`: %s", opts.Map, m.ID, m.File, w.ID, w.Version, problems(diags))
+	}
+	return nil
+}
+
+// taskWorkflow returns the tree's model of the workflow the located task
+// resolves to, or nil when the task cannot be read or resolved yet.
+func taskWorkflow(loc *location, t *tree.Tree) *workflow.Workflow {
+	data, err := fsio.ReadFile(loc.task, yamldoc.MaxFileSize)
+	if err != nil {
+		return nil
+	}
+	task, diags := engine.ReadTask(loc.task, data)
+	if diags.HasErrors() {
+		return nil
+	}
+	plan, diags := engine.Resolve(t, task)
+	if diags.HasErrors() {
+		return nil
+	}
+	return plan.Workflow
 }

@@ -155,3 +155,24 @@ func TestProjectCases(t *testing.T) {
 	}
 	check(t, ok, ask(t, ownFixture(), dir, ok))
 }
+
+// TestReasonsGroupedByMove: a leave refusal names each move once, then its
+// lines, in the engine's words and order; a line without a move stands
+// alone.
+func TestReasonsGroupedByMove(t *testing.T) {
+	got := groupReasons("specify", []string{
+		"specify -> declined: guard: specification.declines_the_request",
+		"specify -> declined: ? specification.satisfied — unobserved: specification.satisfied [principle spec-driven]",
+		"specify -> declined: ? tests.unit.failed == 0 — unobserved: tests.unit.failed [principle test-driven]",
+		"specify -> decompose: guard: artifact.specification.exists",
+		"specify -> declined: ? late — unobserved: late",
+	})
+	want := "specify -> declined: guard: specification.declines_the_request; ? specification.satisfied — unobserved: specification.satisfied [principle spec-driven]; " +
+		"? tests.unit.failed == 0 — unobserved: tests.unit.failed [principle test-driven] | specify -> decompose: guard: artifact.specification.exists | specify -> declined: ? late — unobserved: late"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := groupReasons("done", []string{"? a — unobserved: a", "? b — unobserved: b"}); got != "? a — unobserved: a; ? b — unobserved: b" {
+		t.Errorf("completion lines: %s", got)
+	}
+}

@@ -5,14 +5,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/workflow"
 	"github.com/aepflow/aepflow/yamldoc"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // maxExtendsHops bounds a protocol's extends chain (documents.md §9).
@@ -64,15 +68,42 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 		doc, ds := t.read(f)
 		diags.Extend(ds)
 		if doc == nil {
+			t.markBroken(kind, peekID(nil, t.Sources[f]), f)
 			continue
 		}
 		d, ds := decode(kind, doc)
 		diags.Extend(ds)
 		if d != nil {
 			diags.Extend(t.register(d))
+		} else {
+			t.markBroken(kind, peekID(doc.Root, doc.Data), f)
 		}
 	}
 	return diags
+}
+
+// topLevelID finds a top-level `id:` line of a YAML document, or an `"id":`
+// member of a JSON one, in a file too broken to parse.
+var topLevelID = regexp.MustCompile(`(?m)^(?:id:[ \t]*["']?([^"'\s#,{}\[\]]+)|[{ \t]*"id"[ \t]*:[ \t]*"([^"\\]+)")`)
+
+// peekID returns the `id` a document declares, from its parsed root when
+// there is one, else from its bytes; "" when neither tells.
+func peekID(root *yaml.Node, data []byte) string {
+	if root != nil {
+		if root.Kind != yaml.MappingNode {
+			return ""
+		}
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if k, v := root.Content[i], root.Content[i+1]; k.Value == "id" && v.Kind == yaml.ScalarNode {
+				return v.Value
+			}
+		}
+		return ""
+	}
+	if m := topLevelID.FindSubmatch(data); m != nil {
+		return string(m[1]) + string(m[2])
+	}
+	return ""
 }
 
 // collect returns the document files under dir in byte order of their
@@ -135,11 +166,20 @@ func ReadFile(file string) ([]byte, diag.List) {
 		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
 			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
+	// fsio refuses a named pipe, a device or a directory without blocking
+	// on it, and a file that grew past the bound since the stat.
+	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
+	var fe *fsio.Error
+	switch {
+	case err == nil:
+		return data, nil
+	case fsio.IsTooLarge(err):
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
+	case errors.As(err, &fe):
+		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
 	}
-	return data, nil
+	return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
 }
 
 // Document is one decoded document; exactly one of the pointers is set,
@@ -185,12 +225,16 @@ func decode(kind Kind, doc *yamldoc.Document) (*Document, diag.List) {
 	case KindLifecycle:
 		d.Lifecycle = protocol.DecodeLifecycle(doc, &diags)
 	}
-	if diags.HasErrors() {
+	shapeErrors := diags.HasErrors()
+	if kind == KindWorkflow && d.Workflow != nil {
+		// A shape error in one part of a workflow does not hide the rules
+		// on the rest: Validate judges what decoded soundly.
+		diags.Extend(d.Workflow.Validate())
+	}
+	if shapeErrors {
 		return nil, diags
 	}
 	switch kind {
-	case KindWorkflow:
-		diags.Extend(d.Workflow.Validate())
 	case KindStepMap:
 		diags.Extend(d.StepMap.Validate())
 	case KindPrinciple:
@@ -284,8 +328,9 @@ func (t *Tree) crossCheck() diag.List {
 		}
 		w := t.Workflows[m.Workflow.ID]
 		if w == nil {
-			diags.Add(diag.Errorf(CodeUnknownWorkflow, "step map `%s` is pinned to `%s`, but the tree has no workflow `%s`", m.ID, m.WorkflowText, m.Workflow.ID).
-				WithPath(m.Location() + ".workflow"))
+			if d, ok := t.unknownPin(m); ok {
+				diags.Add(d)
+			}
 			continue
 		}
 		diags.Extend(m.CrossValidate(w))
@@ -295,6 +340,30 @@ func (t *Tree) crossCheck() diag.List {
 		diags.Extend(p.ValidateVerifiers(t.inheritedVerifiers(p)))
 	}
 	return diags
+}
+
+// unknownPin reports a step map pinned to a workflow the registry lacks,
+// at the pin, with a "did you mean" among the tree's workflows. A pin
+// naming a workflow whose file failed to load is not reported: that file's
+// own problems are the cause. When workflow files failed to load without a
+// readable id, the hint names them.
+func (t *Tree) unknownPin(m *stepmap.Map) (diag.Diagnostic, bool) {
+	named, unnamed := t.Broken(KindWorkflow, m.Workflow.ID)
+	if len(named) > 0 {
+		return diag.Diagnostic{}, false
+	}
+	d := diag.Errorf(CodeUnknownWorkflow, "step map `%s` is pinned to `%s`, but the tree has no workflow `%s`", m.ID, m.WorkflowText, m.Workflow.ID).
+		At(m.File, m.PinPos()).WithPath(m.Location() + ".workflow")
+	if len(unnamed) > 0 {
+		d = d.WithHint("these workflow files failed to load, and may hold it: %s", strings.Join(unnamed, ", "))
+	}
+	if best, ok := suggest.Closest(m.Workflow.ID, t.WorkflowIDs()); ok {
+		d = d.WithSuggestion(best)
+		if fix, ok := m.PinFix(best); ok {
+			d = d.WithFix(fix)
+		}
+	}
+	return d, true
 }
 
 // inheritedVerifiers collects the verifiers of p's extends chain, as far as

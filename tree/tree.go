@@ -19,6 +19,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/workflow"
@@ -105,6 +106,10 @@ type Tree struct {
 
 	// origin remembers which file declared each identity, per kind.
 	origin map[Kind]map[string]string
+	// broken remembers, per kind, the documents that failed to load (and
+	// so are not in the registry): their id when it could be read, else
+	// "". A reference to one is not reported again as "not in the tree".
+	broken map[Kind]map[string][]string
 }
 
 func newTree(root string) *Tree {
@@ -118,6 +123,7 @@ func newTree(root string) *Tree {
 		Lifecycles: map[string]*protocol.Lifecycle{},
 		Sources:    diag.Sources{},
 		origin:     map[Kind]map[string]string{},
+		broken:     map[Kind]map[string][]string{},
 	}
 }
 
@@ -162,6 +168,23 @@ func (t *Tree) ProtocolRefs() []ident.Ref {
 	return refs
 }
 
+// Broken returns the files of kind that failed to load whose `id` reads
+// as id, then those whose id could not be read at all, in load order. A
+// reference to id that the registry cannot resolve may be meant for one of
+// them.
+func (t *Tree) Broken(kind Kind, id string) (named, unnamed []string) {
+	return t.broken[kind][id], t.broken[kind][""]
+}
+
+// markBroken records file, of kind, as failed to load; id is its `id` as
+// far as it could be read ("" when not).
+func (t *Tree) markBroken(kind Kind, id, file string) {
+	if t.broken[kind] == nil {
+		t.broken[kind] = map[string][]string{}
+	}
+	t.broken[kind][id] = append(t.broken[kind][id], file)
+}
+
 // Workflow looks a workflow reference up: unpinned, any version of the id
 // matches; pinned, only that major. Otherwise it returns an
 // unknown_workflow diagnostic (as an error) naming the reference, the root,
@@ -177,8 +200,15 @@ func (t *Tree) Workflow(ref ident.Ref) (*workflow.Workflow, error) {
 		ids = strings.Join(t.WorkflowIDs(), ", ")
 	}
 	d := diag.Errorf(CodeUnknownWorkflow, "no workflow `%s` in the tree at `%s` (it declares: %s)", ref, t.Root, ids)
-	if w != nil {
+	switch named, _ := t.Broken(KindWorkflow, ref.ID); {
+	case w != nil:
 		d = d.WithHint("the tree holds `%s` at version %d; ask for `%s/%d` or `%s`", w.ID, w.Version, w.ID, w.Version, w.ID)
+	case len(named) > 0:
+		d = d.WithHint("`%s` declares it but failed to load; fix the problems reported there", named[0])
+	default:
+		if best, ok := suggest.Closest(ref.ID, t.WorkflowIDs()); ok {
+			d = d.WithSuggestion(best)
+		}
 	}
 	return nil, d
 }

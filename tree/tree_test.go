@@ -219,3 +219,21 @@ func TestAddDirChecksIdentityAcrossDirs(t *testing.T) {
 		t.Errorf("the first declaration must win, got %q", tr.Principles["p"].Title)
 	}
 }
+
+// TestUnknownPinOffersTheFix: a step map pinned to a misspelt workflow id
+// gets an edit that rewrites the pin, keeping its major.
+func TestUnknownPinOffersTheFix(t *testing.T) {
+	_, diags := Load("testdata/broken")
+	for _, d := range diags {
+		if d.Code != CodeUnknownWorkflow {
+			continue
+		}
+		want := diag.Fix{Title: "replace `demo/reveiw/1` with `demo/review/1`", File: filepath.Join("testdata/broken", "drivers/typo.yaml"),
+			Span: diag.Span{Start: diag.Pos{Line: 3, Column: 11}, End: diag.Pos{Line: 3, Column: 24}}, NewText: "demo/review/1"}
+		if len(d.Fixes) != 1 || d.Fixes[0] != want {
+			t.Errorf("fixes = %+v, want %+v", d.Fixes, want)
+		}
+		return
+	}
+	t.Fatal("no unknown_workflow reported")
+}

@@ -53,13 +53,13 @@ func Load(file string, data []byte) (*Workflow, diag.List) {
 	return w, diags
 }
 
-// Check loads a workflow and, when its shape is clean, validates it: the
-// whole single-document pipeline. The list is sorted (file, line, column,
-// code) and deduplicated; the workflow is nil when the bytes are not a
-// mapping.
+// Check loads a workflow and validates it: the whole single-document
+// pipeline. Shape errors do not hide the rules: Validate judges what
+// decoded soundly. The list is sorted (file, line, column, code) and
+// deduplicated; the workflow is nil when the bytes are not a mapping.
 func Check(file string, data []byte) (*Workflow, diag.List) {
 	w, diags := Load(file, data)
-	if w != nil && !diags.HasErrors() {
+	if w != nil {
 		diags.Extend(w.Validate())
 	}
 	return w, diags.Sorted()
@@ -67,7 +67,8 @@ func Check(file string, data []byte) (*Workflow, diag.List) {
 
 // Decode reads a parsed document as a workflow, reporting shape problems
 // into diags. It returns nil when the document is not a mapping; otherwise
-// a best-effort workflow that callers must not validate when diags holds
+// a best-effort workflow: Validate may run on it (it skips the rules whose
+// inputs did not decode), but nothing else may use it when diags holds
 // errors.
 func Decode(doc *yamldoc.Document, diags *diag.List) *Workflow {
 	r := yamldoc.NewReader(doc, diags)
@@ -79,8 +80,10 @@ func Decode(doc *yamldoc.Document, diags *diag.List) *Workflow {
 	w := &Workflow{File: doc.File, Version: 1, States: map[string]*State{}}
 	m := r.Map(doc.Root, "workflow", false)
 	base := decodeHeader(r, m, w)
+	w.shaky.states = true
 	if sn := m.Require("states"); sn != nil {
 		w.StatesPos = yamldoc.PosOf(sn)
+		w.shaky.states = sn.Kind != yaml.MappingNode
 		decodeStates(r, sn, yamldoc.Key(base, "states"), w)
 	}
 	if tn := m.Get("transitions"); tn != nil {
@@ -112,9 +115,13 @@ func decodeHeader(r *yamldoc.Reader, m *yamldoc.Map, w *Workflow) string {
 		w.Title, _ = r.String(n, yamldoc.Key(base, "title"))
 	}
 	w.Summary = optString(r, m.Get("summary"), yamldoc.Key(base, "summary"))
+	w.shaky.initial = true
 	if n := m.Require("initial"); n != nil {
 		w.InitialPos = yamldoc.PosOf(n)
-		w.Initial, _ = stateID(r, n, yamldoc.Key(base, "initial"))
+		var ok bool
+		w.Initial, ok = stateID(r, n, yamldoc.Key(base, "initial"))
+		w.shaky.initial = !ok
+		w.initialSpan, _ = r.ValueSpan(n)
 	}
 	if n := m.Get("allow_unreachable_states"); n != nil {
 		w.AllowUnreachable, _ = r.Bool(n, yamldoc.Key(base, "allow_unreachable_states"))
@@ -150,6 +157,7 @@ func decodeStates(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
 		}
 		sp := yamldoc.Key(path, k.Value)
 		if !checkID(r, k, sp, ident.DottedSnake, "state id", k.Value) {
+			w.shaky.stateKeys = true
 			continue
 		}
 		w.States[k.Value] = decodeState(r, k, m.Node().Content[2*i+1], sp)
@@ -160,12 +168,15 @@ func decodeState(r *yamldoc.Reader, key, n *yaml.Node, path string) *State {
 	s := &State{ID: key.Value, Pos: yamldoc.PosOf(key)}
 	m := r.Map(n, path, false)
 	defer m.Done()
+	s.shakyTerminal = m.Node() == nil
 	if tn := m.Require("title"); tn != nil {
 		s.Title, _ = r.String(tn, yamldoc.Key(path, "title"))
 	}
 	s.Summary = optString(r, m.Get("summary"), yamldoc.Key(path, "summary"))
 	if tn := m.Get("terminal"); tn != nil {
-		s.Terminal, _ = r.Bool(tn, yamldoc.Key(path, "terminal"))
+		var ok bool
+		s.Terminal, ok = r.Bool(tn, yamldoc.Key(path, "terminal"))
+		s.shakyTerminal = s.shakyTerminal || !ok
 	}
 	if pn := m.Get("phases"); pn != nil {
 		s.Phases = phases(r, pn, yamldoc.Key(path, "phases"))
@@ -201,13 +212,18 @@ func phases(r *yamldoc.Reader, n *yaml.Node, path string) []string {
 func decodeTransitions(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
 	if n.Kind != yaml.SequenceNode {
 		r.WrongType(n, path, "a sequence")
+		w.shaky.transitions = true
 		return
 	}
 	for i, it := range n.Content {
-		if t := decodeTransition(r, it, yamldoc.Index(path, i)); t != nil {
-			t.Index = i
-			w.Transitions = append(w.Transitions, t)
+		t := decodeTransition(r, it, yamldoc.Index(path, i))
+		if t == nil {
+			w.shaky.transitions = true
+			continue
 		}
+		t.Index = i
+		w.shaky.transitions = w.shaky.transitions || t.shakyFrom || t.shakyTo
+		w.Transitions = append(w.Transitions, t)
 	}
 }
 
@@ -218,14 +234,20 @@ func decodeTransition(r *yamldoc.Reader, n *yaml.Node, path string) *Transition 
 	if m.Node() == nil {
 		return nil
 	}
-	t := &Transition{Pos: yamldoc.PosOf(n), When: predicate.Always{}}
+	t := &Transition{Pos: yamldoc.PosOf(n), When: predicate.Always{}, shakyFrom: true, shakyTo: true}
 	if fn := m.Require("from"); fn != nil {
 		t.FromPos = yamldoc.PosOf(fn)
-		t.From, _ = stateID(r, fn, yamldoc.Key(path, "from"))
+		var ok bool
+		t.From, ok = stateID(r, fn, yamldoc.Key(path, "from"))
+		t.shakyFrom = !ok
+		t.fromSpan, _ = r.ValueSpan(fn)
 	}
 	if tn := m.Require("to"); tn != nil {
 		t.ToPos = yamldoc.PosOf(tn)
-		t.To, _ = stateID(r, tn, yamldoc.Key(path, "to"))
+		var ok bool
+		t.To, ok = stateID(r, tn, yamldoc.Key(path, "to"))
+		t.shakyTo = !ok
+		t.toSpan, _ = r.ValueSpan(tn)
 	}
 	if wn := m.Get("when"); !yamldoc.IsNull(wn) {
 		t.WhenPos = yamldoc.PosOf(wn)

@@ -52,6 +52,28 @@ type Workflow struct {
 	InitialPos diag.Pos
 	// StatesPos is the position of the `states` value.
 	StatesPos diag.Pos
+
+	// shaky records what did not decode soundly, so that Validate judges
+	// the rest of a document with shape errors without blaming what it
+	// could not read. The zero value means "all sound".
+	shaky shaky
+	// initialSpan is the span of the `initial` value, for a fix that
+	// replaces it (zero when the source does not allow an exact edit).
+	initialSpan diag.Span
+}
+
+// shaky lists the parts of a workflow that failed to decode.
+type shaky struct {
+	// initial: `initial` is missing or not a valid state id.
+	initial bool
+	// states: `states` is missing or not a mapping.
+	states bool
+	// transitions: `transitions` is not a sequence, or one of its items is
+	// not a mapping or has an unreadable end.
+	transitions bool
+	// stateKeys: a key of `states` is not a valid state id, so the state
+	// is not in States.
+	stateKeys bool
 }
 
 // StateIDs returns the declared state ids in byte-wise order, the only order
@@ -104,6 +126,10 @@ type State struct {
 	OnFailure *FailurePolicy
 	// Pos is the position of the state's key in `states`.
 	Pos diag.Pos
+
+	// shakyTerminal: the state's mapping or its `terminal` value did not
+	// decode, so whether it is terminal is unknown.
+	shakyTerminal bool
 }
 
 // Transition is one transition of a workflow.
@@ -130,6 +156,12 @@ type Transition struct {
 	// It is the zero Pos when `when` is absent or null; analysis blames a
 	// guard there (analysis.md §9.1).
 	WhenPos diag.Pos
+
+	// fromSpan and toSpan are the spans of the `from` and `to` values, for
+	// fixes (zero when no exact edit is possible).
+	fromSpan, toSpan diag.Span
+	// shakyFrom and shakyTo: that end is missing or not a valid state id.
+	shakyFrom, shakyTo bool
 }
 
 // Guarded reports whether the transition's simplified guard is not always:

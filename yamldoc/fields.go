@@ -1,14 +1,17 @@
 package yamldoc
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/suggest"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -17,11 +20,16 @@ import (
 type Reader struct {
 	File  string
 	Diags *diag.List
+
+	data    []byte          // the document's bytes, for fixes that replace a value in place
+	lines   []int           // byte offset of each line's start, built on first use
+	missing map[string]bool // paths of required keys found missing
+	budget  *suggest.Budget // the did-you-mean work of the whole document
 }
 
 // NewReader returns a Reader for doc's file reporting into diags.
 func NewReader(doc *Document, diags *diag.List) *Reader {
-	return &Reader{File: doc.File, Diags: diags}
+	return &Reader{File: doc.File, Diags: diags, data: doc.Data}
 }
 
 // Report adds d, located at node n of this reader's file with document
@@ -36,7 +44,23 @@ func (r *Reader) WrongType(n *yaml.Node, path, expected string) {
 	if n != nil && n.Kind == yaml.AliasNode {
 		return
 	}
-	r.Report(n, path, diag.Errorf(CodeWrongType, "`%s` must be %s, found %s", lastSegment(path), expected, ShapeOf(n)))
+	if n == nil && r.missing[path] {
+		return // Require reported the missing key: that is the cause
+	}
+	r.Report(n, path, diag.Errorf(CodeWrongType, "%s must be %s, found %s", nameOf(path), expected, ShapeOf(n)))
+}
+
+// nameOf names the value at path in a message: its key or index in
+// backticks, "the document" for the root, "the empty key" for a key "".
+func nameOf(path string) string {
+	switch seg := lastSegment(path); {
+	case path == "":
+		return "the document"
+	case seg == "":
+		return "the empty key"
+	default:
+		return "`" + seg + "`"
+	}
 }
 
 // Invalid reports an invalid_value at n: the field, the value and what is
@@ -73,6 +97,7 @@ type Map struct {
 	path    string
 	allowed map[string]bool // a set: maps keyed by data (states) allow thousands of keys
 	keys    map[string]int  // key -> index of the key node in node.Content
+	missing map[string]diag.Diagnostic
 }
 
 // Map starts reading node n, found at path, as a mapping. A nil or null
@@ -159,7 +184,16 @@ func (m *Map) GetAlias(key, alias string) (*yaml.Node, string) {
 func (m *Map) Require(key string) *yaml.Node {
 	v := m.Get(key)
 	if v == nil && m.node != nil {
-		m.r.Report(m.node, m.path, diag.Errorf(CodeMissingField, "the required key `%s` is missing", key))
+		d := diag.Errorf(CodeMissingField, "the required key `%s` is missing", key).At(m.r.File, PosOf(m.node)).WithPath(m.path)
+		m.r.Diags.Add(d)
+		if m.r.missing == nil {
+			m.r.missing = map[string]bool{}
+		}
+		m.r.missing[Key(m.path, key)] = true
+		if m.missing == nil {
+			m.missing = map[string]diag.Diagnostic{}
+		}
+		m.missing[key] = d
 	}
 	return v
 }
@@ -171,14 +205,132 @@ func (m *Map) Done() {
 		return
 	}
 	allowed := slices.Sorted(maps.Keys(m.allowed))
+	var finder *suggest.Finder
 	for i := 0; i+1 < len(m.node.Content); i += 2 {
 		k := m.node.Content[i]
 		if m.allowed[k.Value] || k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
 			continue
 		}
-		m.r.Report(k, Key(m.path, k.Value), diag.Errorf(CodeUnknownField, "unknown key `%s`", k.Value).
-			WithHint("allowed keys: %s", strings.Join(allowed, ", ")))
+		if finder == nil {
+			// Keys the mapping already holds are no suggestion: renaming
+			// to one would make a duplicate.
+			if m.r.budget == nil {
+				m.r.budget = suggest.NewBudget()
+			}
+			finder = suggest.NewFinderWithin(slices.DeleteFunc(slices.Clone(allowed), func(a string) bool {
+				_, present := m.keys[a]
+				return present
+			}), m.r.budget)
+		}
+		d := diag.Errorf(CodeUnknownField, "unknown key `%s`", k.Value)
+		if k.Value == "" {
+			d = diag.Errorf(CodeUnknownField, "unknown key \"\" (an empty key)")
+		}
+		d = d.
+			WithHint("allowed keys: %s", strings.Join(allowed, ", "))
+		if best, ok := finder.Closest(k.Value); ok {
+			if missing, ok := m.missing[best]; ok {
+				// The misspelling is why the required key is missing:
+				// one diagnostic, the cause, says both.
+				m.r.drop(missing)
+				delete(m.missing, best)
+				d.Message += fmt.Sprintf(", so the required key `%s` is missing", best)
+			}
+		}
+		m.r.Report(k, Key(m.path, k.Value), m.r.Suggest(d, k, finder))
 	}
+}
+
+// drop removes the last diagnostic equal to d (by code, position, path and
+// message) from the reader's list.
+func (r *Reader) drop(d diag.Diagnostic) {
+	l := *r.Diags
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].Code == d.Code && l[i].File == d.File && l[i].Pos == d.Pos && l[i].Path == d.Path && l[i].Message == d.Message {
+			*r.Diags = slices.Delete(l, i, i+1)
+			return
+		}
+	}
+}
+
+// Suggest returns d with a "did you mean" for the name that node n holds,
+// looked up with f: the hint names the closest candidate, and when n's
+// text can be replaced in place a Fix does so. Without a close candidate
+// d is returned unchanged.
+func (r *Reader) Suggest(d diag.Diagnostic, n *yaml.Node, f *suggest.Finder) diag.Diagnostic {
+	if n == nil || f == nil {
+		return d
+	}
+	best, ok := f.Closest(n.Value)
+	if !ok {
+		return d
+	}
+	d = d.WithSuggestion(best)
+	if fix, ok := r.ReplaceFix(n, best); ok {
+		d = d.WithFix(fix)
+	}
+	return d
+}
+
+// ReplaceFix returns the edit that replaces the text of scalar node n by
+// with. It exists only where the source holds n's value verbatim on one
+// line (a plain scalar, or a quoted one without escapes; the quotes stay),
+// so that the edit is exact.
+func (r *Reader) ReplaceFix(n *yaml.Node, with string) (diag.Fix, bool) {
+	span, ok := r.ValueSpan(n)
+	if !ok {
+		return diag.Fix{}, false
+	}
+	return diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", n.Value, with), File: r.File, Span: span, NewText: with}, true
+}
+
+// ValueSpan returns the span of scalar node n's value in the source (inside
+// its quotes, if any), and whether the source holds exactly the value
+// there.
+func (r *Reader) ValueSpan(n *yaml.Node) (diag.Span, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode || n.Line < 1 || n.Column < 1 || n.Value == "" || r.data == nil {
+		return diag.Span{}, false
+	}
+	col := n.Column
+	switch n.Style &^ yaml.TaggedStyle {
+	case 0:
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		col++
+	default:
+		return diag.Span{}, false
+	}
+	if r.lines == nil {
+		r.lines = lineOffsets(r.data)
+	}
+	if n.Line > len(r.lines) {
+		return diag.Span{}, false
+	}
+	off := r.lines[n.Line-1]
+	for c := 1; c < col; c++ {
+		if off >= len(r.data) || r.data[off] == '\n' {
+			return diag.Span{}, false
+		}
+		_, size := utf8.DecodeRune(r.data[off:])
+		off += size
+	}
+	if !bytes.HasPrefix(r.data[off:], []byte(n.Value)) || strings.ContainsAny(n.Value, "\r\n") {
+		return diag.Span{}, false
+	}
+	start := diag.Pos{Line: n.Line, Column: col}
+	end := diag.Pos{Line: n.Line, Column: col + utf8.RuneCountInString(n.Value)}
+	return diag.Span{Start: start, End: end}, true
+}
+
+// lineOffsets returns the byte offset of each line's start (lines end at
+// LF).
+func lineOffsets(data []byte) []int {
+	out := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
 }
 
 // Keys returns the mapping's key nodes in document order (nil when it was not
@@ -235,7 +387,7 @@ func (r *Reader) Uint32(n *yaml.Node, path string, min uint64) (uint32, bool) {
 	}
 	v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
 	if err != nil || v < int64(min) || v > math.MaxUint32 {
-		r.Invalid(n, path, "`%s` must be an integer from %d to %d, found %s", lastSegment(path), min, uint64(math.MaxUint32), n.Value)
+		r.Invalid(n, path, "%s must be an integer from %d to %d, found %s", nameOf(path), min, uint64(math.MaxUint32), n.Value)
 		return 0, false
 	}
 	return uint32(v), true

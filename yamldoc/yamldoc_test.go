@@ -167,3 +167,79 @@ func TestPositionsStayInsideTheInput(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownKeySuggests: the closest allowed key is the hint and, where
+// the source holds the key verbatim, an exact edit; a key the mapping
+// already holds is never suggested; a misspelt required key is one
+// diagnostic, the cause.
+func TestUnknownKeySuggests(t *testing.T) {
+	for _, c := range []struct {
+		name, src  string
+		message    string
+		hint       string
+		start, end diag.Pos
+	}{
+		{"plain", "titel: x\n", "unknown key `titel`, so the required key `title` is missing",
+			"did you mean `title`? allowed keys: id, summary, title", diag.Pos{Line: 1, Column: 1}, diag.Pos{Line: 1, Column: 6}},
+		{"json, quoted, after a multi-byte character", "{\"id\": \"é\", \"sumary\": 1, \"title\": \"t\"}", "unknown key `sumary`",
+			"did you mean `summary`? allowed keys: id, summary, title", diag.Pos{Line: 1, Column: 14}, diag.Pos{Line: 1, Column: 20}},
+		{"escaped: no exact edit", "\"sumar\\u0079\": x\ntitle: t\n", "unknown key `sumary`",
+			"did you mean `summary`? allowed keys: id, summary, title", diag.Pos{}, diag.Pos{}},
+		{"present keys are no suggestion", "titles: x\ntitle: t\n", "unknown key `titles`",
+			"allowed keys: id, summary, title", diag.Pos{}, diag.Pos{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, diags := Parse("f.yaml", []byte(c.src))
+			r := NewReader(doc, &diags)
+			m := r.Map(doc.Root, "", false)
+			m.Get("id")
+			m.Get("summary")
+			m.Require("title")
+			m.Done()
+			if len(diags) != 1 {
+				t.Fatalf("got %v", diags)
+			}
+			d := diags[0]
+			if d.Message != c.message || d.Hint != c.hint {
+				t.Errorf("got %q / %q", d.Message, d.Hint)
+			}
+			if !c.start.IsValid() {
+				if len(d.Fixes) != 0 {
+					t.Errorf("fixes %+v, want none", d.Fixes)
+				}
+				return
+			}
+			if len(d.Fixes) != 1 || d.Fixes[0].Span != (diag.Span{Start: c.start, End: c.end}) || d.Fixes[0].File != "f.yaml" {
+				t.Errorf("fixes %+v", d.Fixes)
+			}
+		})
+	}
+}
+
+// TestNoEmptyNames: a message names what it blames — the document, a key,
+// or the empty key — never an empty pair of backticks; and a required key
+// found missing is not blamed again as "found nothing".
+func TestNoEmptyNames(t *testing.T) {
+	doc, diags := Parse("f.yaml", []byte("\"\": 1\nlist: x\n"))
+	r := NewReader(doc, &diags)
+	r.Seq(doc.Root, "", false)
+	m := r.Map(doc.Root, "", false)
+	r.Seq(m.Get("list"), "list", false)
+	r.String(m.Require("name"), "name")
+	r.Seq(doc.Root.Content[1], "x.", false)
+	m.Done()
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Message)
+	}
+	want := []string{
+		"the document must be a sequence, found a mapping",
+		"`list` must be a sequence, found a string",
+		"the required key `name` is missing",
+		"the empty key must be a sequence, found an integer",
+		"unknown key \"\" (an empty key)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

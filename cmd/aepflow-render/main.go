@@ -8,6 +8,7 @@
 // Usage:
 //
 //	aepflow-render [--format svg|png] [--out FILE] < graph.dot
+//	aepflow-render --version
 //
 // It reads DOT on stdin and writes the picture to stdout, or atomically to
 // --out (a temporary file in the same directory, then a rename). Unlike
@@ -27,6 +28,7 @@ import (
 	"os"
 
 	"github.com/aepflow/aepflow/internal/atomicfile"
+	"github.com/aepflow/aepflow/internal/buildinfo"
 	"github.com/aepflow/aepflow/render/graphviz"
 )
 
@@ -46,9 +48,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("aepflow-render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "svg", "output format: svg or png")
+	showVersion := fs.Bool("version", false, "print the version, commit, build date and Go version, and exit")
 	out := fs.String("out", "", "write the picture to this file (atomically) instead of stdout")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: aepflow-render [--format svg|png] [--out FILE] < graph.dot\n\n"+
+		fmt.Fprintf(stderr, "usage: aepflow-render [--format svg|png] [--out FILE] < graph.dot\n       aepflow-render --version\n\n"+
 			"Lays out DOT text read on stdin and draws it as SVG or PNG.\n"+
 			"Exit codes: 0 written, 1 render or write failed, 2 usage error.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -58,6 +61,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		return exitUsage
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, buildinfo.Read().Line("aepflow-render"))
+		return exitOK
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "aepflow-render: unexpected argument %q; the DOT text comes on stdin\n", fs.Arg(0))

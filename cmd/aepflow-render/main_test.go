@@ -75,3 +75,13 @@ func TestHelp(t *testing.T) {
 		t.Errorf("help lacks the exit codes: %s", errb.String())
 	}
 }
+
+func TestVersion(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--version"}, strings.NewReader(""), &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.HasPrefix(out.String(), "aepflow-render ") || !strings.Contains(out.String(), "go1.") || !strings.HasSuffix(out.String(), ")\n") {
+		t.Errorf("--version printed %q", out.String())
+	}
+}

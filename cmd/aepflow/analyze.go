@@ -108,16 +108,16 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	}
 	var report bytes.Buffer
 	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, t.Sources, len(ws))
-	if err := emitReport(cmd, f.out, report.Bytes(), treeInputs(t, f.mapRef)); err != nil {
+	if err := emitOutput(cmd, f.out, report.Bytes(), treeInputs(t, f.mapRef)); err != nil {
 		return err
 	}
 	return status
 }
 
-// emitReport prints a report to stdout, or writes it atomically to out
+// emitOutput prints a report to stdout, or writes it atomically to out
 // (`-` is stdout) and prints the path. The destination may not be a
 // device, a directory or any file the command read (inputs).
-func emitReport(cmd *cobra.Command, out string, report []byte, inputs []string) error {
+func emitOutput(cmd *cobra.Command, out string, report []byte, inputs []string) error {
 	if out == "" || out == "-" {
 		_, err := cmd.OutOrStdout().Write(report)
 		return err

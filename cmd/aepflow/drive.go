@@ -18,6 +18,9 @@ const (
 	hookRefuse  = 2
 )
 
+// hookAnnotation marks a command whose usage errors exit hookCannot.
+const hookAnnotation = "aepflow-hook"
+
 // newDriveCmd builds `aepflow drive`, the parent of the drive verbs.
 func newDriveCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -109,9 +112,11 @@ Exit codes:
 	f.StringVar(&opts.Store, "store", "", "planning store `DIR` (default: the project's store)")
 	f.StringVar(&opts.Map, "map", "", "step map `FILE|ID`, checked only when given")
 	f.StringArrayVar(&opts.PluginDirs, "plugin-dir", nil, "plugin `DIR` (repeatable; accepted and ignored)")
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return exitWith(hookCannot, fmt.Errorf("drive transition: %v", err))
+	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return exitWith(hookCannot, fmt.Errorf("drive transition: %v", flagError(cmd, err)))
 	})
+	// The hook's exit codes hold for the shared flags too (--color).
+	cmd.Annotations = map[string]string{hookAnnotation: "true"}
 	return cmd
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/spf13/cobra"
 )
@@ -59,25 +60,32 @@ store, evidence document or snapshot could not be read or resolved
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.task, "task", "", "task document (required)")
-	fl.StringVar(&f.root, "root", ".", "document tree")
-	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence document, repeatable, appended in order")
-	fl.StringVar(&f.store, "store", "", "planning store directory (default: an empty graph)")
-	fl.StringVar(&f.state, "state", "", "enter this state (no guard evaluated)")
-	fl.StringVar(&f.snapshot, "snapshot", "", "restore this snapshot")
-	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.task, "task", "", "task document `FILE` (required)")
+	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
+	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence document `FILE`, repeatable, appended in order")
+	fl.StringVar(&f.store, "store", "", "planning store `DIR` (default: an empty graph)")
+	fl.StringVar(&f.state, "state", "", "enter the state `ID` (no guard evaluated)")
+	fl.StringVar(&f.snapshot, "snapshot", "", "restore the engine snapshot `FILE`")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text or json")
 	fl.BoolVar(&f.facts, "facts", false, "print the fact store (every observed path and its value) instead of the report")
+	completeRoot(cmd, "store")
+	_ = cmd.RegisterFlagCompletionFunc("state", completeStates)
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(evaluateFormats...))
 	return cmd
 }
 
+// evaluateFormats lists the values of `evaluate --format`.
+var evaluateFormats = []string{"text", "json"}
+
 func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
-	switch {
-	case f.task == "":
-		return usageError("--task is required")
-	case f.state != "" && f.snapshot != "":
-		return usageError("--state and --snapshot cannot be given together")
-	case f.format != "text" && f.format != "json":
-		return usageError("--format must be text or json, not %q", f.format)
+	if err := requireFlags(cmd, "task"); err != nil {
+		return err
+	}
+	if err := checkEnum("format", f.format, evaluateFormats); err != nil {
+		return err
+	}
+	if f.state != "" && f.snapshot != "" {
+		return usageError("--state and --snapshot are mutually exclusive")
 	}
 	stderr := cmd.ErrOrStderr()
 	now := time.Now()
@@ -162,7 +170,11 @@ func positionExecution(f evaluateFlags, now time.Time) (*engine.Execution, diag.
 	exec := engine.NewExecution(plan, graph, now)
 	if f.state != "" && f.state != exec.State {
 		if plan.Workflow.States[f.state] == nil {
-			return nil, nil, errors.New("--state `" + f.state + "` is not a state of workflow `" + plan.Workflow.Ref().String() + "`")
+			msg := "--state `" + f.state + "` is not a state of workflow `" + plan.Workflow.Ref().String() + "`"
+			if best, ok := suggest.Closest(f.state, plan.Workflow.StateIDs()); ok {
+				msg += "; did you mean `" + best + "`?"
+			}
+			return nil, nil, errors.New(msg)
 		}
 		exec.EnterState(f.state)
 	}

@@ -61,11 +61,15 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 	fl.StringVar(&f.id, "id", "", "workflow reference, `REF` = <id> or <id>/<major> (required unless --workflow)")
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR`")
 	fl.StringVar(&f.workflowFile, "workflow", "", "project a single workflow `FILE` instead of one from the tree")
-	fl.StringVar(&f.mapRef, "map", "", "step map: a `FILE`, or the id of a map under the tree's drivers/")
+	fl.StringVar(&f.mapRef, "map", "", "step map: a file, or the id of a map under the tree's drivers/ (`FILE|ID`)")
 	fl.Uint32Var(&f.maxAttempts, "max-attempts", compiler.DefaultMaxAttempts, "attempts of every retreat group, `N` >= 1")
 	fl.StringVar(&f.out, "out", "", "write the document to `FILE` (atomically) instead of stdout")
 	fl.StringVar(&f.format, "format", "", "output `FORMAT`: yaml or json (default: json when --out ends in .json, else yaml)")
 	fl.BoolVar(&f.check, "check", false, "compare with the --out file instead of writing; exit 1 with a diff when stale")
+	completeRoot(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
+	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(flowFormats...))
 	return cmd
 }
 
@@ -92,8 +96,11 @@ func (f *flowFlags) validate() (compiler.Format, error) {
 	case "yaml", "json":
 		return compiler.Format(f.format), nil
 	}
-	return "", usageError("--format must be yaml or json, not %q", f.format)
+	return "", checkEnum("format", f.format, flowFormats)
 }
+
+// flowFormats lists the values of `flow --format`.
+var flowFormats = []string{"yaml", "json"}
 
 func runFlow(cmd *cobra.Command, f flowFlags) error {
 	format, err := f.validate()
@@ -120,7 +127,7 @@ func runFlow(cmd *cobra.Command, f flowFlags) error {
 		return reportDiagnostics(stderr, ds, sources)
 	}
 	if len(ds) > 0 {
-		_ = diag.WriteText(stderr, ds.Sorted(), sources)
+		_ = writeText(stderr, ds.Sorted(), sources)
 	}
 	return emitDocument(cmd, f.out, f.check, out)
 }
@@ -136,7 +143,7 @@ func loadForFlow(f flowFlags) (*workflow.Workflow, []*stepmap.Map, diag.Sources,
 		}
 		sources[f.workflowFile] = data
 		w, ds := workflow.Load(f.workflowFile, data)
-		if w != nil && !ds.HasErrors() {
+		if w != nil {
 			ds.Extend(w.Validate())
 		}
 		return w, nil, sources, ds

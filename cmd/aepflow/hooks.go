@@ -9,6 +9,7 @@ import (
 	"github.com/aepflow/aepflow/flow"
 	"github.com/aepflow/aepflow/internal/atomicfile"
 	"github.com/aepflow/aepflow/project"
+	"github.com/aepflow/aepflow/transition"
 	"github.com/spf13/cobra"
 )
 
@@ -17,8 +18,7 @@ func init() { register(newHooksCmd) }
 // discoverProject finds the project the way the hook will (engine.md §7.1,
 // package project): the nearest directory from dir upward holding
 // `.engineering/project.yaml` (or $AEP_PROJECT_DIR's name). It returns dir
-// itself when there is none, so that a hooks file can be written before the
-// project is set up.
+// itself when there is none; the check before writing then refuses it.
 func discoverProject(dir string) string {
 	eng, err := project.EngineeringDirName(os.Getenv)
 	if err != nil {
@@ -43,19 +43,26 @@ and one transition hook whose command is this aepflow binary (absolute path),
 
 Hooks run in the harness's working directory, not the workspace, so every
 path is made absolute: the binary, --project (discovered when not given: the
-nearest directory at most 12 levels up holding .engineering/project.yaml,
-else the current directory), --root, --task, --store and --map when it names
-an existing file (otherwise it is kept as a step-map id), and each
---plugin-dir. --run is copied as given. The file is written atomically and its path printed.
+nearest directory at most 12 levels up holding .engineering/project.yaml),
+--root, --task, --store and --map when it names an existing file (otherwise
+it is kept as a step-map id), and each --plugin-dir. --run is copied as
+given. The file is written atomically and its path printed.
 
-Exit codes: 0 written, 1 the file could not be written, 2 usage error.`,
+What the hook will meet is checked first, so that a typo is refused here
+rather than by every later call: the project must exist, and a --map must
+resolve (a file holding a valid step map, or a step-map id of the tree's
+drivers/) and, when the task resolves, fit its workflow. The run, the task
+and the store are not required yet.
+
+Exit codes: 0 written, 1 no project, a --map that does not resolve, or the
+file could not be written, 2 usage error.`,
 		Example: `  aepflow hooks --out hooks.json
   aepflow hooks --out .engineering/hooks.json --project . --map development/default
   aepflow hooks --out hooks.json --root ../protocols --run AUTH-142/3`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if out == "" {
-				return usageError("--out is required")
+			if err := requireFlags(cmd, "out"); err != nil {
+				return err
 			}
 			exe, err := os.Executable()
 			if err != nil {
@@ -97,6 +104,9 @@ Exit codes: 0 written, 1 the file could not be written, 2 usage error.`,
 				}
 				argv = append(argv, "--plugin-dir", abs)
 			}
+			if err := transition.CheckSetup(transition.Options{Project: projectDir, Root: root, Task: task, Store: store, Map: stepMap}); err != nil {
+				return exitWith(exitProblems, fmt.Errorf("not writing %s: %v", out, err))
+			}
 			var b bytes.Buffer
 			if err := flow.WriteHooks(&b, flow.TransitionHooks(argv)); err != nil {
 				return exitWith(exitUndecided, err)
@@ -109,14 +119,16 @@ Exit codes: 0 written, 1 the file could not be written, 2 usage error.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&out, "out", "", "hooks file to write (JSON)")
-	f.StringVar(&projectDir, "project", "", "project directory holding .engineering/ (default: discovered)")
-	f.StringVar(&root, "root", "", "document tree passed to drive transition")
-	f.StringVar(&task, "task", "", "task document passed to drive transition")
-	f.StringVar(&store, "store", "", "planning store passed to drive transition")
-	f.StringVar(&stepMap, "map", "", "step map file or id passed to drive transition")
-	f.StringVar(&runID, "run", "", "run id TASK/N passed to drive transition")
-	f.StringArrayVar(&pluginDirs, "plugin-dir", nil, "plugin directory passed to drive transition (repeatable; accepted and ignored by the verb)")
+	f.StringVar(&out, "out", "", "hooks `FILE` to write (JSON)")
+	f.StringVar(&projectDir, "project", "", "project `DIR` holding .engineering/ (default: discovered)")
+	f.StringVar(&root, "root", "", "document tree `DIR` passed to drive transition")
+	f.StringVar(&task, "task", "", "task document `FILE` passed to drive transition")
+	f.StringVar(&store, "store", "", "planning store `DIR` passed to drive transition")
+	f.StringVar(&stepMap, "map", "", "step map passed to drive transition, a file or an id (`FILE|ID`)")
+	f.StringVar(&runID, "run", "", "run id `TASK/N` passed to drive transition")
+	f.StringArrayVar(&pluginDirs, "plugin-dir", nil, "plugin `DIR` passed to drive transition (repeatable; accepted and ignored by the verb)")
+	completeRoot(cmd, "project", "store", "plugin-dir")
+	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
 	return cmd
 }
 

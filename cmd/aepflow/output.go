@@ -51,7 +51,7 @@ func loadTreeWorkflow(root, id string, sources diag.Sources) (*workflow.Workflow
 
 // reportDiagnostics prints ds (sorted) to w and returns the exit-1 error.
 func reportDiagnostics(w io.Writer, ds diag.List, sources diag.Sources) error {
-	_ = diag.WriteText(w, ds.Sorted(), sources)
+	_ = writeText(w, ds.Sorted(), sources)
 	return exitWith(exitProblems, nil)
 }
 

@@ -11,15 +11,18 @@ func init() { register(newPlanCmd) }
 // maxRepeat is the largest repeat bound the harness reads (a u32).
 const maxRepeat = 4294967295
 
+// planFormats lists the values of `plan --format`.
+var planFormats = []string{"text", "json"}
+
 func newPlanCmd() *cobra.Command {
 	var (
-		file        string
-		maxAttempts int
-		asJSON      bool
-		governed    bool
+		file, format string
+		maxAttempts  int
+		asJSON       bool
+		governed     bool
 	)
 	cmd := &cobra.Command{
-		Use:   "plan --flow FILE [--max-attempts N] [--json] [--governed]",
+		Use:   "plan --flow FILE [--max-attempts N] [--format text|json] [--governed]",
 		Short: "Check a b10x flow document and print its plan",
 		Long: `plan reads a flow document (.yaml, .yml or .json), runs every check the b10x
 harness applies before a run and the strict checks it silently skips, and
@@ -34,13 +37,23 @@ checks. Diagnostics go to stderr as file:line:col: message [code].
 Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 2 usage error.`,
 		Example: `  aepflow plan --flow flow.yaml
-  aepflow plan --flow flow.json --max-attempts 3 --json
+  aepflow plan --flow flow.json --max-attempts 3 --format json
   aepflow plan --flow flow.yaml --governed`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if file == "" {
-				return usageError("--flow is required")
+			if err := requireFlags(cmd, "flow"); err != nil {
+				return err
 			}
+			if err := checkEnum("format", format, planFormats); err != nil {
+				return err
+			}
+			if asJSON {
+				if cmd.Flags().Changed("format") && format != "json" {
+					return usageError("--json is --format json; it contradicts --format %s", format)
+				}
+				format = "json"
+			}
+			asJSON = format == "json"
 			if cmd.Flags().Changed("max-attempts") && (maxAttempts < 1 || maxAttempts > maxRepeat) {
 				return usageError("--max-attempts must be in 1..%d, got %d", maxRepeat, maxAttempts)
 			}
@@ -51,7 +64,7 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 				p, pds = flow.NewPlan(doc, maxAttempts)
 				ds.Extend(pds)
 			}
-			if err := diag.WriteText(cmd.ErrOrStderr(), ds, nil); err != nil {
+			if err := writeText(cmd.ErrOrStderr(), ds, nil); err != nil {
 				return exitWith(exitUndecided, err)
 			}
 			out := cmd.OutOrStdout()
@@ -73,9 +86,15 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&file, "flow", "", "flow document to check (.yaml, .yml or .json)")
-	cmd.Flags().IntVar(&maxAttempts, "max-attempts", 0, "override every group's repeat bound (≥ 1)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the plan (or the refusal) as one JSON line")
+	cmd.Flags().StringVar(&file, "flow", "", "flow document `FILE` to check (.yaml, .yml or .json)")
+	cmd.Flags().IntVar(&maxAttempts, "max-attempts", 0, "override every group's repeat bound, `N` ≥ 1")
+	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, or json (the plan or the refusal as one JSON line)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "the same as --format json")
+	_ = cmd.Flags().MarkHidden("json")
 	cmd.Flags().BoolVar(&governed, "governed", false, "also enforce the naming a governor relies on")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(planFormats...))
+	_ = cmd.RegisterFlagCompletionFunc("flow", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []string{"yaml", "yml", "json"}, cobra.ShellCompDirectiveFilterFileExt
+	})
 	return cmd
 }

@@ -35,7 +35,7 @@ type renderFlags struct {
 func newRenderCmd() *cobra.Command {
 	var f renderFlags
 	cmd := &cobra.Command{
-		Use:   "render --id REF [--root DIR] [--format svg|png|dot|mermaid] [--state SNAPSHOT | --run RUN-ID] [--clusters phases] [--out FILE] [--check]",
+		Use:   "render --id REF [--root DIR] [--format svg|png|dot|mermaid] [--snapshot FILE | --run RUN-ID] [--clusters phases] [--out FILE] [--check]",
 		Short: "Draw a workflow as SVG, PNG, Graphviz DOT or Mermaid, optionally with a run on it",
 		Long: `Render draws the workflow REF (` + "`adp/default`" + ` or pinned ` + "`adp/default/2`" + `) of the
 document tree at --root: states in layout order, the initial marker, terminal states
@@ -48,8 +48,8 @@ Graphviz in the companion binary aepflow-render, which aepflow runs: it is looke
 for in $AEPFLOW_RENDER, then next to the aepflow executable, then on PATH
 (` + "`go install ./cmd/...`" + ` installs both). png needs --out.
 
-A run overlay marks the current state and the states entered: --state reads an
-engine snapshot file, --run reads run TASK/N of the project found from the
+A run overlay marks the current state and the states entered: --snapshot reads an
+engine snapshot file (--state is its old name), --run reads run TASK/N of the project found from the
 working directory (.engineering/runs/TASK/N, read-only). Every state they name
 must be declared by the workflow.
 
@@ -75,18 +75,35 @@ error.`,
 			if err := f.validate(); err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("state") {
+				if cmd.Flags().Changed("snapshot") {
+					return usageError("--state is the old name of --snapshot; give one")
+				}
+				fmt.Fprintln(cmd.ErrOrStderr(), "aepflow: warning: --state is the old name of --snapshot")
+			}
 			return runRender(cmd, f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.id, "id", "", "workflow reference, `adp/default` or `adp/default/2` (required)")
-	fl.StringVar(&f.root, "root", ".", "root directory of the document tree")
-	fl.StringVar(&f.format, "format", "svg", "output format: svg, png, dot or mermaid")
-	fl.StringVar(&f.out, "out", "", "write to this file (atomically) and print its path")
-	fl.StringVar(&f.run, "run", "", "overlay run TASK/N of the project found from the working directory")
-	fl.StringVar(&f.state, "state", "", "overlay the run in this engine snapshot file")
-	fl.StringVar(&f.clusters, "clusters", "", "group states into clusters: phases (dot, svg, png)")
+	fl.StringVar(&f.id, "id", "", "workflow reference `REF`, such as adp/default or adp/default/2 (required)")
+	fl.StringVar(&f.root, "root", ".", "root `DIR` of the document tree")
+	fl.StringVar(&f.format, "format", "svg", "output `FORMAT`: svg, png, dot or mermaid")
+	fl.StringVar(&f.out, "out", "", "write to `FILE` (atomically) and print its path")
+	fl.StringVar(&f.run, "run", "", "overlay run `TASK/N` of the project found from the working directory")
+	fl.StringVar(&f.state, "snapshot", "", "overlay the run in this engine snapshot `FILE`")
+	// --state was the flag's first name; evaluate's --state names a state,
+	// so the file is --snapshot everywhere and --state stays as an alias.
+	fl.StringVar(&f.state, "state", "", "the same as --snapshot")
+	_ = fl.MarkHidden("state")
+	fl.StringVar(&f.clusters, "clusters", "", "group states into clusters by `KIND`: phases (dot, svg, png)")
 	fl.BoolVar(&f.check, "check", false, "with --out: exit 1 with a diff when the file is stale; write nothing")
+	completeRoot(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(renderFormats...))
+	_ = cmd.RegisterFlagCompletionFunc("clusters", fixedCompletion("phases"))
+	_ = cmd.RegisterFlagCompletionFunc("snapshot", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
+	})
 	return cmd
 }
 
@@ -98,15 +115,15 @@ var renderFormats = []string{"dot", "mermaid", "png", "svg"}
 func (f renderFlags) validate() error {
 	switch {
 	case f.id == "":
-		return usageError("--id is required (a workflow reference such as `adp/default`)")
+		return usageError("--id is required")
 	case !slices.Contains(renderFormats, f.format):
-		return usageError("unknown --format %q (want one of %s)", f.format, strings.Join(renderFormats, ", "))
+		return checkEnum("format", f.format, renderFormats)
 	case f.format == "png" && f.out == "":
 		return usageError("--format png needs --out: a PNG is not written to a terminal")
 	case f.state != "" && f.run != "":
-		return usageError("--state and --run are mutually exclusive")
+		return usageError("--snapshot and --run are mutually exclusive")
 	case f.clusters != "" && f.clusters != "phases":
-		return usageError("unknown --clusters %q (want phases)", f.clusters)
+		return checkEnum("clusters", f.clusters, []string{"phases"})
 	case f.check && f.format != "dot" && f.format != "mermaid":
 		return usageError("--check works with --format dot or mermaid, not %s", f.format)
 	case f.check && f.out == "":
@@ -127,7 +144,7 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 		return reportDiagnostics(stderr, ds, sources)
 	}
 	if len(ds) > 0 {
-		_ = diag.WriteText(stderr, ds.Sorted(), sources)
+		_ = writeText(stderr, ds.Sorted(), sources)
 	}
 	var err error
 	opts := render.Options{ClusterPhases: f.clusters == "phases"}
@@ -140,7 +157,7 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 		doc = render.DOT(w, opts)
 	case "mermaid":
 		if ws := render.MermaidWarnings(w); len(ws) > 0 {
-			_ = diag.WriteText(stderr, ws, sources)
+			_ = writeText(stderr, ws, sources)
 		}
 		doc = render.Mermaid(w, opts)
 	default:
@@ -187,7 +204,7 @@ func renderOverlay(f renderFlags, w *workflow.Workflow) (*render.Overlay, error)
 // line) and returns the exit-1 error.
 func renderRefuse(stderr io.Writer, err error, sources diag.Sources) error {
 	if list, ok := diag.AsList(err); ok {
-		_ = diag.WriteText(stderr, list, sources)
+		_ = writeText(stderr, list, sources)
 		return exitWith(exitProblems, nil)
 	}
 	return exitWith(exitProblems, err)

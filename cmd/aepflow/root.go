@@ -73,9 +73,12 @@ Exit codes: 0 clean, 1 problems found or input refused, 2 usage error,
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return exitWith(exitUsage, err)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return exitWith(exitUsage, flagError(cmd, err))
 	})
+	addColorFlag(root)
+	addVersionFlag(root)
+	root.PersistentPreRunE = checkColor
 	for _, f := range commandFactories {
 		root.AddCommand(f())
 	}

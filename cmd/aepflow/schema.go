@@ -10,6 +10,14 @@ import (
 
 func init() { register(newSchemaCmd) }
 
+// completeSchemaNames completes NAME from the embedded schemas.
+func completeSchemaNames(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return filterPrefix(schemas.Names(), prefix), cobra.ShellCompDirectiveNoFileComp
+}
+
 func newSchemaCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "schema [NAME]",
@@ -33,7 +41,8 @@ Exit codes: 0 printed, 2 unknown NAME.`,
   aepflow schema driver-steps > .schemas/driver-steps.json
   # then, first line of a step map:
   # yaml-language-server: $schema=../.schemas/driver-steps.json`,
-		Args: cobra.MaximumNArgs(1),
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeSchemaNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out := cmd.OutOrStdout()
 			if len(args) == 0 {
@@ -42,7 +51,7 @@ Exit codes: 0 printed, 2 unknown NAME.`,
 			}
 			data, ok := schemas.Get(args[0])
 			if !ok {
-				return usageError("unknown schema %q (want one of %s)", args[0], strings.Join(schemas.Names(), ", "))
+				return usageError("%s", enumMessage("schema", args[0], schemas.Names()))
 			}
 			_, err := out.Write(data)
 			return err

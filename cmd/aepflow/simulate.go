@@ -142,7 +142,7 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	if err != nil {
 		return exitWith(exitSimInternal, err)
 	}
-	if err := emitReport(cmd, f.out, out.Bytes(), treeInputs(t, append([]string{f.mapRef, f.task}, f.evidence...)...)); err != nil {
+	if err := emitOutput(cmd, f.out, out.Bytes(), treeInputs(t, append([]string{f.mapRef, f.task}, f.evidence...)...)); err != nil {
 		return err
 	}
 	switch run.Outcome.Kind {

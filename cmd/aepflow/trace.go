@@ -59,6 +59,9 @@ unreadable, 2 on a malformed command line.`,
   aepflow trace inspect --transcript run.jsonl --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFlags(cmd, "transcript"); err != nil {
+				return err
+			}
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
@@ -74,8 +77,8 @@ unreadable, 2 on a malformed command line.`,
 		},
 	}
 	cmd.Flags().StringVar(&transcript, "transcript", "", "transcript `FILE` to read")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	_ = cmd.MarkFlagRequired("transcript")
+	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text or json")
+	completeFormats(cmd, "text", "json")
 	return cmd
 }
 
@@ -104,6 +107,9 @@ undecidable, 2 on a malformed command line.`,
   aepflow trace check --spec eval.trace.yaml --transcript run.jsonl --advisory billed-to-the-session`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
+				return err
+			}
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
@@ -127,11 +133,10 @@ undecidable, 2 on a malformed command line.`,
 	}
 	cmd.Flags().StringVar(&spec, "spec", "", "trace specification `FILE` (YAML or JSON)")
 	cmd.Flags().StringVar(&transcript, "transcript", "", "transcript `FILE` to judge")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text or json")
 	cmd.Flags().BoolVar(&redact, "redact", false, "cite event indices and digests only, never transcript text")
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
-	_ = cmd.MarkFlagRequired("spec")
-	_ = cmd.MarkFlagRequired("transcript")
+	completeFormats(cmd, "text", "json")
 	return cmd
 }
 
@@ -158,6 +163,9 @@ refused input, an unknown --advisory id or a bad or future --observed-at;
   aepflow trace evidence --spec eval.trace.yaml --transcript run.jsonl --observed-at 2026-08-21 --out evidence/trace.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
+				return err
+			}
 			if err := checkFormat(format, "yaml", "json", "text"); err != nil {
 				return err
 			}
@@ -184,19 +192,18 @@ refused input, an unknown --advisory id or a bad or future --observed-at;
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
 	cmd.Flags().StringVar(&observedAt, "observed-at", "", "observation time: `DATE` (YYYY-MM-DD) or epoch milliseconds (default now)")
 	cmd.Flags().StringVar(&out, "out", "", "write the record to `FILE` instead of stdout")
-	cmd.Flags().StringVar(&format, "format", "yaml", "output format: yaml, json or text (= yaml)")
-	_ = cmd.MarkFlagRequired("spec")
-	_ = cmd.MarkFlagRequired("transcript")
+	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
+	completeFormats(cmd, "yaml", "json", "text")
 	return cmd
 }
 
+// completeFormats completes --format from the values a verb accepts.
+func completeFormats(cmd *cobra.Command, formats ...string) {
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(formats...))
+}
+
 func checkFormat(format string, allowed ...string) error {
-	for _, a := range allowed {
-		if format == a {
-			return nil
-		}
-	}
-	return usageError("unknown --format %q (want one of %v)", format, allowed)
+	return checkEnum("format", format, allowed)
 }
 
 // readTranscript reads and normalises a transcript, printing refusals.

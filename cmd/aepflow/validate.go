@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/spf13/cobra"
 )
@@ -17,6 +16,9 @@ func init() { register(newValidateCmd) }
 
 // outputFormats lists the values --format accepts.
 var outputFormats = []string{"text", "json", "sarif"}
+
+// kindNames lists the values --kind accepts.
+var kindNames = []string{"driver-steps", "lifecycle", "principle", "profile", "protocol", "step_map", "workflow"}
 
 func newValidateCmd() *cobra.Command {
 	var root, format, kind string
@@ -55,14 +57,14 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
   # validate one step map, whatever folder it is in
   aepflow validate --kind driver-steps my-steps.yaml`,
 		RunE: func(cmd *cobra.Command, files []string) error {
-			if !slices.Contains(outputFormats, format) {
-				return usageError("unknown --format %q (want one of %s)", format, strings.Join(outputFormats, ", "))
+			if err := checkEnum("format", format, outputFormats); err != nil {
+				return err
 			}
 			var k tree.Kind
 			if kind != "" {
 				var ok bool
 				if k, ok = tree.ParseKind(kind); !ok {
-					return usageError("unknown --kind %q (want one of driver-steps, lifecycle, principle, profile, protocol, step_map, workflow)", kind)
+					return checkEnum("kind", kind, kindNames)
 				}
 			}
 			var diags diag.List
@@ -83,9 +85,12 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 			return report(cmd.OutOrStdout(), format, diags.Sorted(), sources, count)
 		},
 	}
-	cmd.Flags().StringVar(&root, "root", ".", "root directory of the document tree")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif")
-	cmd.Flags().StringVar(&kind, "kind", "", "kind of every FILE, instead of detecting it")
+	cmd.Flags().StringVar(&root, "root", ".", "root `DIR` of the document tree")
+	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json or sarif")
+	cmd.Flags().StringVar(&kind, "kind", "", "`KIND` of every FILE, instead of detecting it")
+	completeRoot(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(outputFormats...))
+	_ = cmd.RegisterFlagCompletionFunc("kind", fixedCompletion(kindNames...))
 	return cmd
 }
 
@@ -114,12 +119,12 @@ func report(w io.Writer, format string, diags diag.List, sources diag.Sources, c
 	case "json":
 		err = diag.WriteJSON(w, diags)
 	case "sarif":
-		err = diag.WriteSARIF(w, diags, diag.Tool{Name: "aepflow", Version: version()})
+		err = diag.WriteSARIF(w, diags, diag.Tool{Name: "aepflow", Version: version(), InformationURI: rules.Repository, Rule: rules.Lookup})
 	default:
 		if len(diags) == 0 {
 			_, err = fmt.Fprintf(w, "ok: %d %s, 0 problems\n", count, plural(count, "document"))
 		} else {
-			err = diag.WriteText(w, diags, sources)
+			err = writeText(w, diags, sources)
 		}
 	}
 	if err != nil {

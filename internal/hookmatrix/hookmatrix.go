@@ -60,9 +60,22 @@ type Expectations struct {
 	Workflow string
 }
 
-// Leave returns the reason of a leave of state refused with lines.
+// Leave returns the reason of a leave of state refused with lines: the
+// state, then the lines grouped by move — each move once, its lines joined
+// by "; ", the moves by " | ".
 func (x Expectations) Leave(state string, lines []string) string {
-	return state + ": " + strings.Join(lines, "; ")
+	var groups []string
+	last := ""
+	for _, l := range lines {
+		move, line, _ := strings.Cut(l, ": ")
+		if move == last {
+			groups[len(groups)-1] += "; " + line
+			continue
+		}
+		groups = append(groups, l)
+		last = move
+	}
+	return state + ": " + strings.Join(groups, " | ")
 }
 
 // Stripped removes the `<C> -> <T>: ` prefixes of (a) for an enter reason.

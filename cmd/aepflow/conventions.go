@@ -1,0 +1,173 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/suggest"
+)
+
+// This file holds the conventions every command shares: colour, the one
+// wording of a bad enum value, a missing required flag and a bad flag, and
+// the did-you-mean of flags and values.
+
+// colorModes lists the values of --color.
+var colorModes = []string{"auto", "always", "never"}
+
+// colorMode is the --color value of the running command line; run resets
+// it for each command line.
+var colorMode = "auto"
+
+// addColorFlag adds the persistent --color flag to the root command.
+func addColorFlag(root *cobra.Command) {
+	root.PersistentFlags().StringVar(&colorMode, "color", "auto",
+		"colour diagnostics: `WHEN` = auto (on a terminal, unless NO_COLOR is set), always or never")
+	_ = root.RegisterFlagCompletionFunc("color", fixedCompletion(colorModes...))
+}
+
+// checkColor validates --color before a command runs; the hook's usage
+// errors exit 1 with one line, as its protocol fixes.
+func checkColor(cmd *cobra.Command, _ []string) error {
+	err := checkEnum("color", colorMode, colorModes)
+	if err != nil && cmd.Annotations[hookAnnotation] != "" {
+		return exitWith(hookCannot, fmt.Errorf("drive transition: %v", errors.Unwrap(err)))
+	}
+	return err
+}
+
+// useColor reports whether text printed to w gets ANSI colours: always
+// with --color always, never with --color never; with auto, only on a
+// terminal, and not when NO_COLOR is set to anything (no-color.org) or
+// TERM is dumb.
+func useColor(w io.Writer) bool {
+	switch colorMode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// writeText prints diagnostics as text on w, coloured when useColor says
+// so.
+func writeText(w io.Writer, ds diag.List, sources diag.Sources) error {
+	return diag.TextOptions{Color: useColor(w)}.Write(w, ds, sources)
+}
+
+// checkEnum refuses a flag value outside allowed with the one wording of
+// a bad enum value: `unknown --format "yml" (want one of text, json,
+// sarif); did you mean "json"?`.
+func checkEnum(flag, value string, allowed []string) error {
+	if slices.Contains(allowed, value) {
+		return nil
+	}
+	return usageError("%s", enumMessage("--"+flag, value, allowed))
+}
+
+// enumMessage words a value outside allowed for what (a flag, or an
+// argument's name).
+func enumMessage(what, value string, allowed []string) string {
+	msg := fmt.Sprintf("unknown %s %q (want one of %s)", what, value, strings.Join(allowed, ", "))
+	if best, ok := suggest.Closest(value, allowed); ok {
+		msg += fmt.Sprintf("; did you mean %q?", best)
+	}
+	return msg
+}
+
+// requireFlags refuses a command line that lacks one of the named flags,
+// with the one wording of a missing required flag: "--task is required",
+// "--spec and --transcript are required".
+func requireFlags(cmd *cobra.Command, names ...string) error {
+	var missing []string
+	for _, n := range names {
+		// A string flag given as "" is as good as missing: it would
+		// silently mean the default.
+		if f := cmd.Flags().Lookup(n); f != nil && (!f.Changed || (f.Value.Type() == "string" && f.Value.String() == "")) {
+			missing = append(missing, "--"+n)
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return usageError("%s is required", missing[0])
+	}
+	return usageError("%s and %s are required", strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
+}
+
+// flagError rewords pflag's errors for people: an unknown flag gets a
+// did-you-mean among the command's flags, a bad value says what the flag
+// takes instead of quoting Go's parser ("strconv.ParseUint: parsing …").
+func flagError(cmd *cobra.Command, err error) error {
+	var notExist *pflag.NotExistError
+	var invalid *pflag.InvalidValueError
+	var needs *pflag.ValueRequiredError
+	switch {
+	case errors.As(err, &notExist):
+		name := notExist.GetSpecifiedName()
+		if notExist.GetSpecifiedShortnames() != "" {
+			return fmt.Errorf("unknown shorthand flag -%s", name)
+		}
+		msg := "unknown flag --" + name
+		if best, ok := suggest.Closest(name, flagNames(cmd)); ok {
+			msg += "; did you mean --" + best + "?"
+		}
+		return errors.New(msg)
+	case errors.As(err, &invalid):
+		f := invalid.GetFlag()
+		return fmt.Errorf("invalid value %q for --%s: want %s", invalid.GetValue(), f.Name, describeFlagType(f.Value.Type()))
+	case errors.As(err, &needs):
+		return fmt.Errorf("--%s needs a value", needs.GetFlag().Name)
+	}
+	return err
+}
+
+// flagNames lists the visible flags a command accepts, its own and
+// inherited.
+func flagNames(cmd *cobra.Command) []string {
+	var names []string
+	add := func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	}
+	cmd.Flags().VisitAll(add)
+	cmd.InheritedFlags().VisitAll(add)
+	return names
+}
+
+// describeFlagType says what a flag of a pflag value type takes.
+func describeFlagType(typ string) string {
+	switch typ {
+	case "bool":
+		return "true or false"
+	case "int", "int8", "int16", "int32", "int64":
+		return "an integer"
+	case "uint", "uint8", "uint16", "uint32", "uint64":
+		return "a whole number (0 or more)"
+	case "duration":
+		return "a duration such as 30s or 2m"
+	}
+	return "a " + typ
+}
+
+// fixedCompletion completes a flag or argument from a fixed list of values.
+func fixedCompletion(values ...string) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return filterPrefix(values, prefix), cobra.ShellCompDirectiveNoFileComp
+	}
+}

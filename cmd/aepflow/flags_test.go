@@ -1,0 +1,59 @@
+package main
+
+import (
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// placeholder is what a flag's help may show for its value: a name in
+// capitals (`DIR`, `FILE|ID`, `TASK/N`), never a value lifted from the
+// description (`--id adp/default`).
+var placeholder = regexp.MustCompile(`^[A-Z][A-Z0-9_]*(?:[|/][A-Z][A-Z0-9_]*)*$`)
+
+// TestFlagVocabulary walks every command: each visible flag that takes a
+// value names it with a placeholder, each command that prints has --format
+// (except the hook, whose output the protocol fixes, and the commands that
+// write a file and print its path), and --format completes its values.
+func TestFlagVocabulary(t *testing.T) {
+	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
+	noFormat := map[string]string{
+		"aepflow drive transition": "the hook's output is fixed by its protocol",
+		"aepflow hooks":            "writes a file and prints its path",
+		"aepflow schema":           "prints a JSON Schema, or the list of names",
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		if !c.Runnable() || c.Hidden || c.Name() == "help" || c.Name() == "completion" || strings.HasPrefix(c.Name(), "__") {
+			return
+		}
+		path := c.CommandPath()
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Hidden || f.Name == "help" || f.Value.Type() == "bool" {
+				return
+			}
+			if name, _ := pflag.UnquoteUsage(f); !placeholder.MatchString(name) {
+				t.Errorf("%s --%s shows %q for its value; want a placeholder in capitals", path, f.Name, name)
+			}
+		})
+		if _, exempt := noFormat[path]; exempt {
+			return
+		}
+		f := c.Flags().Lookup("format")
+		if f == nil {
+			t.Errorf("%s has no --format", path)
+			return
+		}
+		if _, ok := c.GetFlagCompletionFunc("format"); !ok {
+			t.Errorf("%s --format does not complete its values", path)
+		}
+	}
+	walk(root)
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// TestPublishedHooksRunRealCommands reads the files other tools run
+// aepflow from — .pre-commit-hooks.yaml and action.yml — and checks that
+// every command line they hold names a command and flags aepflow has.
+func TestPublishedHooksRunRealCommands(t *testing.T) {
+	repo := filepath.Join("..", "..")
+	data, err := os.ReadFile(filepath.Join(repo, ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []struct {
+		ID, Entry, Language string
+		PassFilenames       *bool `yaml:"pass_filenames"`
+	}
+	if err := yaml.Unmarshal(data, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, h := range hooks {
+		ids[h.ID] = true
+		if h.Language != "golang" || h.PassFilenames == nil || *h.PassFilenames {
+			t.Errorf("%s: language %q, pass_filenames %v; want golang and false (the hook checks a whole tree)", h.ID, h.Language, h.PassFilenames)
+		}
+		checkCommandLine(t, h.ID, h.Entry)
+	}
+	for _, id := range []string{"aepflow-validate", "aepflow-flow-check", "aepflow-render-check"} {
+		if !ids[id] {
+			t.Errorf(".pre-commit-hooks.yaml lacks %s", id)
+		}
+	}
+
+	data, err = os.ReadFile(filepath.Join(repo, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Runs struct {
+			Using string
+			Steps []struct{ Run string }
+		}
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	invocation := regexp.MustCompile(`/bin/aepflow" (validate [^>\n]+)`)
+	for _, s := range action.Runs.Steps {
+		for _, m := range invocation.FindAllStringSubmatch(s.Run, -1) {
+			found = true
+			line := strings.NewReplacer(`"$ROOT"`, "tree").Replace(m[1])
+			if !strings.Contains(line, "--format sarif") {
+				t.Errorf("action.yml runs %q, not --format sarif", line)
+			}
+			checkCommandLine(t, "action.yml", "aepflow "+line)
+		}
+	}
+	if action.Runs.Using != "composite" || !found {
+		t.Errorf("action.yml: using %q, validate found %v", action.Runs.Using, found)
+	}
+}
+
+// checkCommandLine resolves an `aepflow …` command line against the
+// command tree: the command must exist and every --flag be one of its.
+func checkCommandLine(t *testing.T, who, line string) {
+	t.Helper()
+	words := strings.Fields(line)
+	if len(words) < 2 || words[0] != "aepflow" {
+		t.Errorf("%s: %q does not run aepflow", who, line)
+		return
+	}
+	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
+	cmd, rest, err := root.Find(words[1:])
+	if err != nil || cmd == root {
+		t.Errorf("%s: %q names no command: %v", who, line, err)
+		return
+	}
+	for _, w := range rest {
+		if name, ok := strings.CutPrefix(w, "--"); ok {
+			name, _, _ = strings.Cut(name, "=")
+			if cmd.Flags().Lookup(name) == nil {
+				t.Errorf("%s: %s has no flag --%s", who, cmd.CommandPath(), name)
+			}
+		}
+	}
+}

@@ -1,0 +1,122 @@
+// Package rules describes aepflow's diagnostic codes for tools that list
+// them, such as SARIF readers (GitHub code scanning): a short and a full
+// description and a link to the code's section of its documentation page.
+//
+// The descriptions are read from the code pages themselves (package docs),
+// so a page and a rule never disagree: the short description is the first
+// sentence of the section's first paragraph, the full one the whole
+// paragraph. It is not for printing diagnostics (package diag does that).
+package rules
+
+import (
+	"io/fs"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/docs"
+)
+
+// Repository is the one place the project's home is written: the SARIF
+// tool's informationUri, and the base of every rule's help link.
+const Repository = "https://github.com/aepflow/aepflow"
+
+// DocsBase is where the documentation pages are browsed.
+const DocsBase = Repository + "/blob/main/docs/"
+
+// fallbackPage documents the codes without a section of their own.
+const fallbackPage = "validate.md"
+
+// heading matches a code's section heading: "## `unknown_field`",
+// "### `unknown_state`" or "## flow_unreadable" (a bare heading must be
+// snake_case, so that "## Shape" is not a code).
+var heading = regexp.MustCompile("^#{2,3} (?:`([A-Za-z][A-Za-z0-9_-]*)`|([a-z][a-z0-9]*_[a-z0-9_]+))$")
+
+var (
+	once    sync.Once
+	catalog map[string]diag.Rule
+)
+
+// Lookup returns the rule of code: from its section when a code page has
+// one, else a description made from the code's name linking to the
+// validate page.
+func Lookup(code string) diag.Rule {
+	once.Do(load)
+	if r, ok := catalog[code]; ok {
+		return r
+	}
+	words := strings.ReplaceAll(code, "_", " ")
+	return diag.Rule{Short: words, Full: words + ".", HelpURI: DocsBase + fallbackPage}
+}
+
+// Documented reports whether code has a section on a code page.
+func Documented(code string) bool {
+	once.Do(load)
+	_, ok := catalog[code]
+	return ok
+}
+
+func load() {
+	catalog = map[string]diag.Rule{}
+	for _, page := range docs.CodePageOrder {
+		data, err := fs.ReadFile(docs.CodePages, page)
+		if err != nil {
+			panic("rules: the embedded page " + page + " is missing: " + err.Error())
+		}
+		for code, r := range Parse(page, string(data)) {
+			if _, dup := catalog[code]; !dup {
+				catalog[code] = r
+			}
+		}
+	}
+}
+
+// Parse reads the code sections of one page: for each heading naming a
+// code, the first paragraph after it (text lines up to a blank line, a
+// fence or the next heading).
+func Parse(page, text string) map[string]diag.Rule {
+	out := map[string]diag.Rule{}
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		m := heading.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		code := m[1] + m[2]
+		para := paragraph(lines[i+1:])
+		if para == "" {
+			continue
+		}
+		out[code] = diag.Rule{Short: firstSentence(para), Full: para, HelpURI: DocsBase + page + "#" + strings.ToLower(code)}
+	}
+	return out
+}
+
+// paragraph returns the first paragraph of lines, skipping leading blank
+// lines, joined into one line.
+func paragraph(lines []string) string {
+	var words []string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "" && len(words) == 0:
+			continue
+		case t == "", strings.HasPrefix(t, "```"), strings.HasPrefix(t, "#"):
+			return strings.Join(words, " ")
+		}
+		words = append(words, t)
+	}
+	return strings.Join(words, " ")
+}
+
+// firstSentence returns s up to its first full stop followed by a space or
+// the end, or s itself.
+func firstSentence(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' {
+			return s[:i+1]
+		}
+	}
+	return s
+}
