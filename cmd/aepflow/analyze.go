@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/aepflow/aepflow/analysis"
 	"github.com/aepflow/aepflow/compiler"
@@ -14,6 +13,7 @@ import (
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
@@ -74,17 +74,21 @@ failure.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runAnalyze(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.root, "root", ".", "document tree")
-	fl.StringVar(&f.id, "id", "", "workflow reference (default: every workflow, or the one --map pins)")
-	fl.StringVar(&f.mapRef, "map", "", "step map id or file to judge the moves under")
-	fl.StringVar(&f.format, "format", "text", "output format: text, json or sarif")
+	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
+	fl.StringVar(&f.id, "id", "", "workflow reference `REF` (default: every workflow, or the one --map pins)")
+	fl.StringVar(&f.mapRef, "map", "", "step map `ID|FILE` to judge the moves under")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or sarif")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` (atomically; - is stdout) instead of stdout")
+	completeRoot(cmd)
+	completeFormats(cmd, outputFormats...)
+	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
+	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
 	return cmd
 }
 
 func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
-	if !slices.Contains(outputFormats, f.format) {
-		return usageError("unknown --format %q (want one of %s)", f.format, strings.Join(outputFormats, ", "))
+	if err := checkEnum("format", f.format, outputFormats); err != nil {
+		return err
 	}
 	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
 		return usageError("--root %q is not a directory", f.root)
@@ -107,7 +111,8 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 		witnesses = append(witnesses, r.Witnesses...)
 	}
 	var report bytes.Buffer
-	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, t.Sources, len(ws))
+	color := (f.out == "" || f.out == "-") && useColor(cmd.OutOrStdout())
+	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, t.Sources, len(ws), color)
 	if err := emitOutput(cmd, f.out, report.Bytes(), treeInputs(t, f.mapRef)); err != nil {
 		return err
 	}
@@ -186,18 +191,18 @@ func analyzeTargets(t *tree.Tree, f analyzeFlags) ([]*workflow.Workflow, *stepma
 
 // writeFindings prints the findings as validate prints diagnostics; JSON
 // objects of overlapping_guards carry their witness.
-func writeFindings(w io.Writer, format string, ds diag.List, witnesses []analysis.WitnessOf, sources diag.Sources, count int) error {
+func writeFindings(w io.Writer, format string, ds diag.List, witnesses []analysis.WitnessOf, sources diag.Sources, count int, color bool) error {
 	var err error
 	switch format {
 	case "json":
 		err = analysis.WriteJSON(w, ds, witnesses)
 	case "sarif":
-		err = diag.WriteSARIF(w, ds, diag.Tool{Name: "aepflow", Version: version()})
+		err = diag.WriteSARIF(w, ds, diag.Tool{Name: "aepflow", Version: version(), InformationURI: rules.Repository, Rule: rules.Lookup})
 	default:
 		if len(ds) == 0 {
 			_, err = fmt.Fprintf(w, "ok: %d %s analysed, 0 findings\n", count, plural(count, "workflow"))
 		} else {
-			err = diag.WriteText(w, ds, sources)
+			err = diag.TextOptions{Color: color}.Write(w, ds, sources)
 		}
 	}
 	if err != nil {

@@ -66,27 +66,33 @@ failure, 4 the run blocked, 5 a visit budget was exhausted.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.root, "root", ".", "document tree")
-	fl.StringVar(&f.id, "id", "", "workflow reference (required)")
-	fl.StringVar(&f.mapRef, "map", "", "step map id or file (visit budgets)")
-	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence or scenario document, repeatable, read in order (required)")
-	fl.StringVar(&f.task, "task", "", "task document to resolve instead of the bare plan")
-	fl.IntVar(&f.maxVisits, "max-visits", 0, "visit budget of every state (N ≥ 1)")
-	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
+	fl.StringVar(&f.id, "id", "", "workflow reference `REF` (required)")
+	fl.StringVar(&f.mapRef, "map", "", "step map `ID|FILE` (visit budgets)")
+	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence or scenario document `FILE`, repeatable, read in order (required)")
+	fl.StringVar(&f.task, "task", "", "task document `FILE` to resolve instead of the bare plan")
+	fl.IntVar(&f.maxVisits, "max-visits", 0, "visit budget `N` of every state (at least 1)")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text or json")
 	fl.StringVar(&f.out, "out", "", "write the run to `FILE` (atomically; - is stdout) instead of stdout")
+	completeRoot(cmd)
+	completeFormats(cmd, simulateFormats...)
+	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
+	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
 	return cmd
 }
 
+// simulateFormats lists the values of `simulate --format`.
+var simulateFormats = []string{"text", "json"}
+
 func runSimulate(cmd *cobra.Command, f simulateFlags) error {
-	switch {
-	case f.id == "":
-		return usageError("--id is required")
-	case len(f.evidence) == 0:
-		return usageError("--evidence is required")
-	case cmd.Flags().Changed("max-visits") && f.maxVisits < 1:
+	if err := requireFlags(cmd, "id", "evidence"); err != nil {
+		return err
+	}
+	if err := checkEnum("format", f.format, simulateFormats); err != nil {
+		return err
+	}
+	if cmd.Flags().Changed("max-visits") && f.maxVisits < 1 {
 		return usageError("--max-visits must be at least 1, not %d", f.maxVisits)
-	case f.format != "text" && f.format != "json":
-		return usageError("--format must be text or json, not %q", f.format)
 	}
 	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
 		return usageError("--root %q is not a directory", f.root)
