@@ -31,7 +31,7 @@ func WriteRunText(w io.Writer, r *Run) error {
 			continue
 		}
 		head := moveHead(st)
-		fmt.Fprintf(&b, "  %s%s  transitions[%d]  guard: %s  (%s)\n", head, strings.Repeat(" ", width-len(head)), *st.Transition, st.Guard, observedText(st))
+		fmt.Fprintf(&b, "  %s%s  transitions[%d]  guard: %s  (%s)\n", head, strings.Repeat(" ", width-len(head)), st.Transition, st.Guard, observedText(st))
 	}
 	o := r.Outcome
 	switch o.Kind {
@@ -52,7 +52,7 @@ func WriteRunText(w io.Writer, r *Run) error {
 
 func moveHead(st Step) string {
 	h := fmt.Sprintf("%d. %s -> %s", st.N, st.From, st.To)
-	if st.Retreat != nil && *st.Retreat {
+	if st.Retreat {
 		h += "  (retreat)"
 	}
 	return h

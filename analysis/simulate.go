@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -40,21 +41,54 @@ type PathValue struct {
 	text  string
 }
 
-// Step is one line of a simulated run: a submission or a move.
+// Step is one line of a simulated run: a submission (Kind "submit":
+// State, Visit, Records) or a move (Kind "move": the rest).
 type Step struct {
-	Kind       string      `json:"kind"`
-	State      string      `json:"state,omitempty"`
-	Visit      int         `json:"visit,omitempty"`
-	Records    []RecordRef `json:"records,omitempty"`
-	N          int         `json:"n,omitempty"`
-	From       string      `json:"from,omitempty"`
-	To         string      `json:"to,omitempty"`
-	Transition *int        `json:"transition,omitempty"`
-	Line       int         `json:"line,omitempty"`
-	Retreat    *bool       `json:"retreat,omitempty"`
-	Guard      string      `json:"guard,omitempty"`
-	Observed   []PathValue `json:"observed,omitempty"`
-	Unobserved []string    `json:"unobserved,omitempty"`
+	Kind       string
+	State      string
+	Visit      int
+	Records    []RecordRef
+	N          int
+	From       string
+	To         string
+	Transition int
+	Line       int
+	Retreat    bool
+	Guard      string
+	Observed   []PathValue
+	Unobserved []string
+}
+
+// MarshalJSON encodes a step with the keys of its kind (analysis.md
+// §10.6): a move always carries `observed` and `unobserved`, empty or not.
+func (s Step) MarshalJSON() ([]byte, error) {
+	if s.Kind == "submit" {
+		return json.Marshal(struct {
+			Kind    string      `json:"kind"`
+			State   string      `json:"state"`
+			Visit   int         `json:"visit"`
+			Records []RecordRef `json:"records"`
+		}{s.Kind, s.State, s.Visit, s.Records})
+	}
+	observed, unobserved := s.Observed, s.Unobserved
+	if observed == nil {
+		observed = []PathValue{}
+	}
+	if unobserved == nil {
+		unobserved = []string{}
+	}
+	return json.Marshal(struct {
+		Kind       string      `json:"kind"`
+		N          int         `json:"n"`
+		From       string      `json:"from"`
+		To         string      `json:"to"`
+		Transition int         `json:"transition"`
+		Line       int         `json:"line"`
+		Retreat    bool        `json:"retreat"`
+		Guard      string      `json:"guard"`
+		Observed   []PathValue `json:"observed"`
+		Unobserved []string    `json:"unobserved"`
+	}{s.Kind, s.N, s.From, s.To, s.Transition, s.Line, s.Retreat, s.Guard, observed, unobserved})
 }
 
 // Refused is the move a visit budget refused.
@@ -260,9 +294,7 @@ func (s *simulation) transition(from, to string) (*workflow.Transition, error) {
 
 // moveStep records a move with its guard's facts as they stand.
 func (s *simulation) moveStep(exec *engine.Execution, t *workflow.Transition) Step {
-	idx := t.Index
-	back := s.layout.IsBack(t.From, t.To)
-	step := Step{Kind: "move", From: t.From, To: t.To, Transition: &idx, Line: t.Pos.Line, Retreat: &back, Guard: t.When.String()}
+	step := Step{Kind: "move", From: t.From, To: t.To, Transition: t.Index, Line: t.Pos.Line, Retreat: s.layout.IsBack(t.From, t.To), Guard: t.When.String()}
 	facts := exec.Facts()
 	for _, p := range predicate.FactPaths(t.When) {
 		if v, ok := facts.Lookup(p); ok {
@@ -270,12 +302,6 @@ func (s *simulation) moveStep(exec *engine.Execution, t *workflow.Transition) St
 		} else {
 			step.Unobserved = append(step.Unobserved, p)
 		}
-	}
-	if step.Observed == nil {
-		step.Observed = []PathValue{}
-	}
-	if step.Unobserved == nil {
-		step.Unobserved = []string{}
 	}
 	return step
 }
