@@ -126,7 +126,10 @@ type analyzer struct {
 
 	b       *budget
 	wfPairs int64
+	wfWork  int64
 	cut     error
+	// hints counts the nearest-path searches made.
+	hints int
 
 	moves []*move
 	out   map[string][]*move // moves by source state, document order
@@ -170,7 +173,7 @@ func newAnalyzer(t *tree.Tree, w *workflow.Workflow, opts Options) *analyzer {
 		a.out[tr.From] = append(a.out[tr.From], m)
 		a.in[tr.To] = append(a.in[tr.To], m)
 	}
-	a.b = newBudget(&a.wfPairs)
+	a.b = newBudget(&a.wfPairs, &a.wfWork)
 	return a
 }
 
@@ -248,10 +251,10 @@ func (a *analyzer) decide(build func() dnf) (dnf, error) {
 	if a.cut != nil {
 		return nil, a.cut
 	}
-	a.b = newBudget(&a.wfPairs)
+	a.b = newBudget(&a.wfPairs, &a.wfWork)
 	d := build()
 	if err := a.b.err; err != nil {
-		if err == errWorkflowPairs {
+		if err == errWorkflowPairs || err == errWorkflowWork {
 			a.cut = err
 		}
 		return nil, err
@@ -277,6 +280,7 @@ type guardKey struct {
 type cachedDNF struct {
 	d     dnf
 	pairs int64
+	work  int64
 	err   error
 }
 
@@ -298,17 +302,19 @@ func (a *analyzer) guard(m *move, pol polarity) dnf {
 			b.err = errWorkflowPairs
 		case b.pairs > MaxDecisionPairs:
 			b.err = errPairs
+		default:
+			b.spend(int(c.work))
 		}
 		if b.err != nil {
 			return nil
 		}
 		return c.d
 	}
-	inner := &budget{workflow: new(int64)}
+	inner := &budget{workflow: new(int64), wfWork: new(int64)}
 	a.b = inner
 	d := a.pred(m.t.When, pol)
 	a.b = b
-	a.guards[k] = cachedDNF{d: d, pairs: inner.pairs, err: inner.err}
+	a.guards[k] = cachedDNF{d: d, pairs: inner.pairs, work: inner.work, err: inner.err}
 	return a.guard(m, pol)
 }
 

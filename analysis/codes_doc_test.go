@@ -34,7 +34,7 @@ var codeDocs = []struct{ code, severity, where, text, cases string }{
 	{CodeNoStepProduces, "error", "the transition", "Under the step map, the move needs evidence that no step in its state or a state before it can produce (assuming evidence arrives only from the map's steps).", "map_no_step"},
 	{CodeNoStepOwed, "warning", "the transition or terminal state key", "Under the step map and a profile that runs the workflow, a principle's obligation or the completion set owes evidence no step before it can produce; a task that removes the principle avoids it.", "map_owed"},
 	{CodeUndeclaredKind, "error", "the map step's `evidence.kind`", "A map step produces a kind no protocol the workflow runs under declares: the driver refuses such a run at start. `aepflow simulate` refuses a scenario record of such a kind with the same code.", "map_undeclared"},
-	{CodeIncomplete, "warning", "the transition, or the workflow `id`", "A bound of analysis.md §4.6 (4,096 conjuncts, 1,048,576 pair intersections per decision, 64 transitions out of a state, 67,108,864 per workflow), or a witness the engine did not confirm, left a check undecided; nothing is claimed about it.", "overlap_witness_fails"},
+	{CodeIncomplete, "warning", "the transition, or the workflow `id`", "A bound of analysis.md §4.6 (4,096 conjuncts, 1,048,576 pair intersections per decision, 64 transitions out of a state, 67,108,864 per workflow), the work bounds beside them (16,777,216 atom comparisons per decision, 67,108,864 per workflow), or a witness the engine did not confirm, left a check undecided; nothing is claimed about it.", "overlap_witness_fails"},
 }
 
 var wantComment = regexp.MustCompile(` *# want [a-z_ ]+`)

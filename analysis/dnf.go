@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"errors"
+	"math/bits"
 	"slices"
 )
 
@@ -17,6 +18,14 @@ const (
 	MaxStateDegree = 64
 	// MaxWorkflowPairs bounds the pair intersections of one workflow.
 	MaxWorkflowPairs = 1 << 26
+	// MaxDecisionWork and MaxWorkflowWork bound the atoms the pair
+	// intersections of one decision, and of one workflow, walk through.
+	// They are this project's own, beside the normative bounds of §4.6: a
+	// pair costs as many steps as its conjuncts have atoms, and a guard of
+	// a few kilobytes could otherwise make a million pairs of a thousand
+	// atoms each, minutes of work, within every bound of §4.6.
+	MaxDecisionWork = 1 << 24
+	MaxWorkflowWork = 1 << 26
 )
 
 // Why a decision was abandoned.
@@ -24,6 +33,8 @@ var (
 	errConjuncts     = errors.New("more than 4,096 conjuncts")
 	errPairs         = errors.New("more than 1,048,576 pair intersections")
 	errWorkflowPairs = errors.New("more than 67,108,864 pair intersections in the workflow")
+	errWork          = errors.New("more than 16,777,216 atom comparisons")
+	errWorkflowWork  = errors.New("more than 67,108,864 atom comparisons in the workflow")
 )
 
 // atom is one membership literal `path ∈ set`, the set already narrowed to
@@ -50,11 +61,29 @@ var (
 type budget struct {
 	pairs    int64
 	workflow *int64
+	work     int64
+	wfWork   *int64
 	err      error
 }
 
-// newBudget starts a decision drawing on the workflow's count.
-func newBudget(workflow *int64) *budget { return &budget{workflow: workflow} }
+// newBudget starts a decision drawing on the workflow's counts.
+func newBudget(workflow, wfWork *int64) *budget {
+	return &budget{workflow: workflow, wfWork: wfWork}
+}
+
+// spend counts the atoms one pair intersection walks through, and reports
+// whether the work bounds still hold.
+func (b *budget) spend(n int) bool {
+	b.work += int64(n)
+	*b.wfWork += int64(n)
+	switch {
+	case *b.wfWork > MaxWorkflowWork:
+		b.err = errWorkflowWork
+	case b.work > MaxDecisionWork:
+		b.err = errWork
+	}
+	return b.err == nil
+}
 
 // or returns a ∨ b: the operands' conjuncts, left first.
 func (b *budget) or(x, y dnf) dnf {
@@ -94,7 +123,11 @@ func (b *budget) and(x, y dnf) dnf {
 				b.err = errPairs
 				return nil
 			}
-			if c, ok := meet(cx, cy); ok {
+			c, ok := b.meet(cx, cy)
+			if b.err != nil {
+				return nil
+			}
+			if ok {
 				if len(out) == MaxConjuncts {
 					b.err = errConjuncts
 					return nil
@@ -104,6 +137,33 @@ func (b *budget) and(x, y dnf) dnf {
 		}
 	}
 	return out
+}
+
+// meet is meet counted against the work bounds: the smaller conjunct's
+// atoms are looked up in the larger first (a contradiction costs no copy),
+// and only a pair that survives pays for its merge.
+func (b *budget) meet(x, y conj) (conj, bool) {
+	small, large := x, y
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	// Each lookup is a binary search: as many comparisons as the larger
+	// conjunct's length has bits.
+	cost := len(small) * (1 + bits.Len(uint(len(large))))
+	for _, at := range small {
+		s, ok := large.lookup(at.path)
+		if !ok {
+			continue
+		}
+		cost += at.set.size() + s.size()
+		if !at.set.Overlaps(s) {
+			return nil, b.spend(cost) && false
+		}
+	}
+	if !b.spend(cost + len(x) + len(y)) {
+		return nil, false
+	}
+	return meet(x, y)
 }
 
 // meet intersects two conjuncts path by path; ok is false when a path's
@@ -142,11 +202,26 @@ func (b *budget) andAll(fs ...dnf) dnf {
 	return out
 }
 
-// orAll disjoins the formulas left to right.
+// orAll disjoins the formulas left to right: their conjuncts in order,
+// copied once (a prefix over the bound is over it at the end too).
 func (b *budget) orAll(fs ...dnf) dnf {
-	out := dnfFalse
+	if b.err != nil {
+		return nil
+	}
+	n := 0
 	for _, f := range fs {
-		out = b.or(out, f)
+		n += len(f)
+	}
+	if n > MaxConjuncts {
+		b.err = errConjuncts
+		return nil
+	}
+	if !b.spend(n) {
+		return nil
+	}
+	out := make(dnf, 0, n)
+	for _, f := range fs {
+		out = append(out, f...)
 	}
 	return out
 }
@@ -204,7 +279,11 @@ func (a *analyzer) andCtx(d, c dnf) dnf {
 			out = append(out, cd)
 			continue
 		}
-		if m, ok := meet(cd, ctx); ok {
+		m, ok := b.meet(cd, ctx)
+		if b.err != nil {
+			return nil
+		}
+		if ok {
 			out = append(out, m)
 		}
 	}

@@ -28,7 +28,10 @@ func (a *analyzer) neverReason(g predicate.Predicate, s *workflow.State) string 
 	if d, err := a.decide(func() dnf { return a.pred(g, polT) }); err == nil && len(d) > 0 {
 		return "in state `" + s.ID + "`, `state.current` is `" + s.ID + "`" + terminalNote(s)
 	}
-	for _, p := range predicate.FactPaths(g) {
+	for i, p := range predicate.FactPaths(g) {
+		if i == maxReasonPaths {
+			break
+		}
 		id := a.path(p)
 		d, err := a.decide(func() dnf { return a.projected(g, polT, id) })
 		if err == nil && len(d) == 0 {
@@ -57,6 +60,9 @@ func textLiteralNote(p predicate.Predicate) string {
 	}
 	return ""
 }
+
+// maxReasonPaths bounds the paths neverReason tries one by one.
+const maxReasonPaths = 16
 
 func terminalNote(s *workflow.State) string {
 	if s.Terminal {
@@ -137,18 +143,24 @@ func (a *analyzer) projected(p predicate.Predicate, pol polarity, id int32) dnf 
 	return a.pred(p, pol)
 }
 
+// projJunction translates a junction of projected items. It only explains
+// a finding already made, so a disjunction with a free (⊤) member is ⊤
+// at once.
 func (a *analyzer) projJunction(items []predicate.Predicate, and bool, pol polarity, id int32) dnf {
-	out := dnfFalse
-	if and {
-		out = dnfTrue
-	}
-	for _, it := range items {
-		f := a.projected(it, pol, id)
-		if and {
-			out = a.b.and(out, f)
-		} else {
-			out = a.b.or(out, f)
+	if !and {
+		parts := make([]dnf, 0, len(items))
+		for _, it := range items {
+			f := a.projected(it, pol, id)
+			if len(f) == 1 && len(f[0]) == 0 {
+				return dnfTrue
+			}
+			parts = append(parts, f)
 		}
+		return a.b.orAll(parts...)
+	}
+	out := dnfTrue
+	for _, it := range items {
+		out = a.b.and(out, a.projected(it, pol, id))
 	}
 	return out
 }
@@ -339,11 +351,18 @@ func (a *analyzer) unproducibleFact(p, reader string) (diag.Diagnostic, bool) {
 		}
 	}
 	d := diag.Warningf(CodeUnproducibleFact, "%s reads `%s`, but %s: only a task's `constraints.facts` could bind it (assuming evidence binds only the shapes it projects)", reader, p, why)
-	if near := a.nearest(p); near != "" {
-		d = d.WithHint("did you mean `%s`?", near)
+	if a.hints < maxHints {
+		a.hints++
+		if near := a.nearest(p); near != "" {
+			d = d.WithHint("did you mean `%s`?", near)
+		}
 	}
 	return d, true
 }
+
+// maxHints bounds the nearest-path searches of one workflow: the first
+// ones get a hint, the rest none.
+const maxHints = 256
 
 // namespaceShapes lists up to three shapes of the rows whose first segment
 // is p's, then `…` when there are more.
@@ -429,8 +448,15 @@ func (a *analyzer) instantiate(r *row, segs []string) []string {
 				}
 			}
 		case "<state>":
+			// Only states whose segments are within the hint's distance of
+			// the path's own can be nearest; a workflow of many states is
+			// not walked for each path.
+			mid := strings.Join(segs[min(i, len(segs)):max(min(i, len(segs)), len(segs)-(len(r.pat)-1-i))], ".")
 			for _, id := range a.w.StateIDs() {
-				choices = append(choices, strings.Join(splitState(id), "."))
+				seg := strings.Join(splitState(id), ".")
+				if d := len(seg) - len(mid); d >= -3 && d <= 3 && levenshtein(seg, mid) <= 3 {
+					choices = append(choices, seg)
+				}
 			}
 		default:
 			choices = []string{pat}

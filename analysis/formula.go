@@ -369,17 +369,19 @@ func (a *analyzer) pred(p predicate.Predicate, pol polarity) dnf {
 
 func (a *analyzer) junction(items []predicate.Predicate, and bool, pol polarity) dnf {
 	b := a.b
-	out := dnfFalse
-	if and {
-		out = dnfTrue
-	}
-	for _, it := range items {
-		f := a.pred(it, pol)
-		if and {
-			out = b.and(out, f)
-		} else {
-			out = b.or(out, f)
+	if !and {
+		parts := make([]dnf, 0, len(items))
+		for _, it := range items {
+			parts = append(parts, a.pred(it, pol))
+			if b.err != nil {
+				return nil
+			}
 		}
+		return b.orAll(parts...)
+	}
+	out := dnfTrue
+	for _, it := range items {
+		out = b.and(out, a.pred(it, pol))
 		if b.err != nil {
 			return nil
 		}

@@ -32,24 +32,29 @@ var allReals = interval{lo: math.Inf(-1), hi: math.Inf(1), loOpen: true, hiOpen:
 // numSet is a finite union of disjoint intervals, sorted by their lower end.
 type numSet []interval
 
-// intersect returns a ∩ b.
+// intersect returns a ∩ b, walking both sorted lists once.
 func (a numSet) intersect(b numSet) numSet {
 	var out numSet
-	for _, x := range a {
-		for _, y := range b {
-			iv := interval{lo: x.lo, loOpen: x.loOpen, hi: x.hi, hiOpen: x.hiOpen}
-			if y.lo > iv.lo || (y.lo == iv.lo && y.loOpen) {
-				iv.lo, iv.loOpen = y.lo, y.loOpen
-			}
-			if y.hi < iv.hi || (y.hi == iv.hi && y.hiOpen) {
-				iv.hi, iv.hiOpen = y.hi, y.hiOpen
-			}
-			if !iv.empty() {
-				out = append(out, iv)
-			}
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		x, y := a[i], b[j]
+		iv := x
+		if y.lo > iv.lo || (y.lo == iv.lo && y.loOpen) {
+			iv.lo, iv.loOpen = y.lo, y.loOpen
+		}
+		if y.hi < iv.hi || (y.hi == iv.hi && y.hiOpen) {
+			iv.hi, iv.hiOpen = y.hi, y.hiOpen
+		}
+		if !iv.empty() {
+			out = append(out, iv)
+		}
+		if x.hi < y.hi || (x.hi == y.hi && x.hiOpen) {
+			i++
+		} else {
+			j++
 		}
 	}
-	return out.normal()
+	return out
 }
 
 // complement returns ℝ ∖ a.
@@ -345,3 +350,50 @@ func fmtEnd(f float64) string {
 	}
 	return predicate.FormatNumber(f)
 }
+
+// Overlaps reports whether s ∩ t is not empty, without building it.
+func (s VSet) Overlaps(t VSet) bool {
+	if (s.bot && t.bot) || s.bools&t.bools != 0 || s.texts.overlaps(t.texts) {
+		return true
+	}
+	i, j := 0, 0
+	for i < len(s.nums) && j < len(t.nums) {
+		x, y := s.nums[i], t.nums[j]
+		lo, loOpen := x.lo, x.loOpen
+		if y.lo > lo || (y.lo == lo && y.loOpen) {
+			lo, loOpen = y.lo, y.loOpen
+		}
+		hi, hiOpen := x.hi, x.hiOpen
+		if y.hi < hi || (y.hi == hi && y.hiOpen) {
+			hi, hiOpen = y.hi, y.hiOpen
+		}
+		if !(interval{lo: lo, hi: hi, loOpen: loOpen, hiOpen: hiOpen}).empty() {
+			return true
+		}
+		if x.hi < y.hi || (x.hi == y.hi && x.hiOpen) {
+			i++
+		} else {
+			j++
+		}
+	}
+	return false
+}
+
+// overlaps reports whether two text sets share a text.
+func (a textSet) overlaps(b textSet) bool {
+	switch {
+	case a.co && b.co:
+		return true // two complements of finite sets share infinitely many
+	case a.co:
+		a, b = b, a
+	}
+	for _, x := range a.items {
+		if b.has(x) {
+			return true
+		}
+	}
+	return false
+}
+
+// size is the work of intersecting s: its parts' lengths.
+func (s VSet) size() int { return 1 + len(s.nums) + len(s.texts.items) }

@@ -62,6 +62,9 @@ func TestVSetAlgebra(t *testing.T) {
 	for range 2000 {
 		x, y := randomSet(r), randomSet(r)
 		i, u, c := x.Intersect(y), x.Union(y), x.Complement()
+		if x.Overlaps(y) == i.Empty() {
+			t.Fatalf("x = %s, y = %s: Overlaps %v but the intersection is %s", x, y, x.Overlaps(y), i)
+		}
 		vals := []*predicate.Value{nil}
 		for k := range vsetSamples {
 			vals = append(vals, &vsetSamples[k])

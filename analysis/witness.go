@@ -30,6 +30,11 @@ type Witness struct {
 	Values []string `json:"-"`
 }
 
+// maxSynthesised bounds the records or artifacts one path of a witness
+// may ask for; beyond it synthesis fails (§4.8 step 4 allows it) and the
+// check is reported undecided.
+const maxSynthesised = 64
+
 // instance is one evidence record being synthesised.
 type instance struct {
 	kind   string
@@ -83,6 +88,9 @@ func (a *analyzer) witness(c conj) (*synth, *Witness, bool) {
 			if r.kind == kind {
 				have++
 			}
+		}
+		if v.Number() > maxSynthesised {
+			return nil, nil, false // too many records to be a witness worth building
 		}
 		for n := have; n < int(v.Number()); n++ {
 			s.records = append(s.records, a.newInstance(kind))
@@ -287,7 +295,7 @@ func (a *analyzer) graphSource(s *synth, path string, m *rowMatch, v predicate.V
 	case last == "count":
 		n = int(v.Number())
 	}
-	if n > 64 {
+	if n > maxSynthesised {
 		s.ok = false
 		return
 	}
@@ -386,7 +394,7 @@ func (a *analyzer) evidenceSource(s *synth, path string, m *rowMatch, v predicat
 		case "satisfied":
 			r.fields["satisfied"] = v.Bool()
 		case "count":
-			r.fields["unsatisfied"] = make([]any, int(min(num(), 64)))
+			r.fields["unsatisfied"] = make([]any, int(min(num(), maxSynthesised)))
 		case "total":
 			r.fields["requirements_total"] = num()
 		}
@@ -413,7 +421,7 @@ func (a *analyzer) evidenceSource(s *synth, path string, m *rowMatch, v predicat
 			}
 		case "blocking_findings":
 			var fs []any
-			for i := 0; i < int(min(num(), 64)); i++ {
+			for i := 0; i < int(min(num(), maxSynthesised)); i++ {
 				fs = append(fs, map[string]any{"blocking": true, "summary": "x"})
 			}
 			r.fields["findings"] = fs
