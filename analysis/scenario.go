@@ -24,7 +24,15 @@ const MaxScenarioFile = 4 << 20
 const (
 	// CodeScenarioNowTwice: `now` is given by more than one file.
 	CodeScenarioNowTwice = "scenario_now_twice"
+	// CodeScenarioTooLarge: the scenario files hold more than
+	// MaxScenarioRecords records.
+	CodeScenarioTooLarge = "scenario_too_large"
 )
+
+// MaxScenarioRecords bounds the records of one simulation, all files
+// together: every move rebuilds the fact store from the whole log, so the
+// walk costs moves × records.
+const MaxScenarioRecords = 5000
 
 // ScenarioFile is one `--evidence` argument: its name and bytes.
 type ScenarioFile struct {
@@ -111,6 +119,10 @@ func ReadScenarios(files []ScenarioFile, w *workflow.Workflow, now time.Time) (*
 			continue
 		}
 		arts = append(arts, sc.readMapping(r, p.doc.Root, w)...)
+	}
+	if n := sc.records(); n > MaxScenarioRecords {
+		diags.Add(diag.Errorf(CodeScenarioTooLarge, "the scenario holds %d records, more than the %d a simulation reads", n, MaxScenarioRecords).
+			InFile(files[len(files)-1].Name).WithHint("split the scenario into shorter simulations"))
 	}
 	if g, ds := artifact.CheckArtifacts(arts); ds.HasErrors() {
 		diags.Extend(ds)
@@ -218,4 +230,15 @@ func readFacts(r *yamldoc.Reader, n *yaml.Node, path string) []engine.Fact {
 		out = append(out, engine.Fact{Path: key.Value, Value: val})
 	}
 	return out
+}
+
+// records counts the scenario's records, `on_entry` included.
+func (sc *Scenario) records() int {
+	n := len(sc.Evidence)
+	for _, es := range sc.Entries {
+		for _, e := range es {
+			n += len(e.Records)
+		}
+	}
+	return n
 }

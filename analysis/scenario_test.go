@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -137,4 +138,39 @@ func FuzzReadScenarios(f *testing.F) {
 // chainlessTree returns a tree holding only w.
 func chainlessTree(w *workflow.Workflow) (*tree.Tree, error) {
 	return &tree.Tree{Workflows: map[string]*workflow.Workflow{w.ID: w}}, nil
+}
+
+// TestWalkBounds: a walk stops at MaxMoves, and a scenario with more than
+// MaxScenarioRecords records is refused before any walk.
+func TestWalkBounds(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id: demo/loop\nversion: 1\ntitle: Loop\ninitial: s0\nstates:\n")
+	for i := range 6 {
+		fmt.Fprintf(&b, "  s%d: {title: S}\n", i)
+	}
+	b.WriteString("  done: {title: Done, terminal: true}\ntransitions:\n")
+	for i := range 6 {
+		fmt.Fprintf(&b, "  - {from: s%d, to: s%d}\n", i, (i+1)%6)
+	}
+	b.WriteString("  - {from: s0, to: done, when: never}\n")
+	w, ds := workflow.Load("loop.yaml", []byte(b.String()))
+	if w == nil || ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	tr, _ := chainlessTree(w)
+	sc, _ := ReadScenarios([]ScenarioFile{{"e.yaml", []byte("[]\n")}}, w, fixedNow)
+	run, _, err := Simulate(tr, w, sc, SimOptions{MaxVisits: MaxVisitBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Outcome.Kind != OutcomeBudget || run.Outcome.Moves != MaxMoves || run.Outcome.Refused.Walk != MaxMoves {
+		t.Errorf("outcome %+v", run.Outcome)
+	}
+	var big strings.Builder
+	for range MaxScenarioRecords + 1 {
+		big.WriteString("- {kind: diff, observed_at: 2023-11-13, producer: {producer: agent, id: a}}\n")
+	}
+	if _, ds := ReadScenarios([]ScenarioFile{{"big.yaml", []byte(big.String())}}, w, fixedNow); !ds.HasErrors() || ds[0].Code != CodeScenarioTooLarge {
+		t.Errorf("a scenario of %d records: %v", MaxScenarioRecords+1, ds)
+	}
 }

@@ -44,6 +44,10 @@ func WriteRunText(w io.Writer, r *Run) error {
 		}
 	default:
 		f := o.Refused
+		if f.Walk > 0 {
+			fmt.Fprintf(&b, "visit budget exhausted: `%s -> %s` would be move %d, past the walk's bound of %d moves\n", f.From, f.To, o.Moves+1, f.Walk)
+			break
+		}
 		fmt.Fprintf(&b, "visit budget exhausted: `%s -> %s` would enter `%s` a %s time (budget %d) after %d move(s)\n", f.From, f.To, f.To, ordinal(int(f.Budget)+1), f.Budget, o.Moves)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -18,6 +18,14 @@ import (
 // map that sets one (§10.4).
 const DefaultVisitBudget = 3
 
+// MaxVisitBudget caps any state's visit budget (a map's `visit_budget` is
+// a u32) and MaxMoves the moves of one walk: each move costs O(records),
+// so the two bound a simulation's time.
+const (
+	MaxVisitBudget = 1000
+	MaxMoves       = 2000
+)
+
 // SimOptions tune one simulation.
 type SimOptions struct {
 	// Plan is the task's resolved plan; nil runs the bare plan (§10.2).
@@ -97,6 +105,9 @@ type Refused struct {
 	To         string `json:"to"`
 	Transition int    `json:"transition"`
 	Budget     uint32 `json:"budget"`
+	// Walk is set when the walk's own bound of MaxMoves moves, not the
+	// state's budget, refused the move.
+	Walk int `json:"walk_bound,omitempty"`
 }
 
 // Outcome is how a simulated run ended.
@@ -202,15 +213,14 @@ type simulation struct {
 }
 
 func (s *simulation) budget(state string) uint32 {
-	if s.opts.MaxVisits > 0 {
-		return s.opts.MaxVisits
+	b := uint32(DefaultVisitBudget)
+	switch {
+	case s.opts.MaxVisits > 0:
+		b = s.opts.MaxVisits
+	case s.opts.Map != nil && s.opts.Map.States[state] != nil && s.opts.Map.States[state].VisitBudget > 0:
+		b = s.opts.Map.States[state].VisitBudget
 	}
-	if s.opts.Map != nil {
-		if st := s.opts.Map.States[state]; st != nil && st.VisitBudget > 0 {
-			return st.VisitBudget
-		}
-	}
-	return DefaultVisitBudget
+	return min(b, MaxVisitBudget)
 }
 
 // submit submits records in the execution's state and records the step.
@@ -270,6 +280,9 @@ func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 		}
 		if b := s.budget(r.To); s.visits[r.To] >= int(b) {
 			return s.finish(exec, Outcome{Kind: OutcomeBudget, Refused: &Refused{From: r.From, To: r.To, Transition: tr.Index, Budget: b}}), nil
+		}
+		if s.moves == MaxMoves {
+			return s.finish(exec, Outcome{Kind: OutcomeBudget, Refused: &Refused{From: r.From, To: r.To, Transition: tr.Index, Budget: s.budget(r.To), Walk: MaxMoves}}), nil
 		}
 		step := s.moveStep(exec, tr)
 		exec = next

@@ -91,8 +91,8 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	if err := checkEnum("format", f.format, simulateFormats); err != nil {
 		return err
 	}
-	if cmd.Flags().Changed("max-visits") && f.maxVisits < 1 {
-		return usageError("--max-visits must be at least 1, not %d", f.maxVisits)
+	if cmd.Flags().Changed("max-visits") && (f.maxVisits < 1 || f.maxVisits > analysis.MaxVisitBudget) {
+		return usageError("--max-visits must be from 1 to %d, not %d", analysis.MaxVisitBudget, f.maxVisits)
 	}
 	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
 		return usageError("--root %q is not a directory", f.root)
