@@ -54,6 +54,9 @@ type Obligation struct {
 	Timing protocol.Timing
 	// Requires is the set owed, the principle's own (never nil).
 	Requires *workflow.RequirementSet
+	// Description is an explicit obligation's `description` (nil for a
+	// set of `requires`, or when absent).
+	Description *string
 }
 
 // Obligations returns the obligations of principle p: the timed sets of
@@ -75,7 +78,7 @@ func appendObligations(dst []Obligation, p *protocol.Principle) []Obligation {
 	}
 	for i := range p.Obligations {
 		o := &p.Obligations[i]
-		dst = append(dst, Obligation{ID: p.ID + "/" + o.ID, Principle: p, Timing: o.Timing, Requires: &o.Set})
+		dst = append(dst, Obligation{ID: p.ID + "/" + o.ID, Principle: p, Timing: o.Timing, Requires: &o.Set, Description: o.Description})
 	}
 	numberRepeats(dst[start:])
 	return dst

@@ -308,9 +308,7 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 	if prof.Workflow == nil {
 		add(failf("profile `%s` names no workflow", prof.ID))
 	} else {
-		if w := t.Workflows[prof.Workflow.ID]; w != nil && prof.Workflow.Accepts(w.Version) {
-			plan.Workflow = w
-		}
+		plan.Workflow = workflowFor(t, *prof.Workflow)
 		if plan.Workflow == nil {
 			d := failf("workflow `%s` of profile `%s` is not in the tree", prof.Workflow, prof.ID)
 			if best, ok := suggest.Closest(prof.Workflow.ID, t.WorkflowIDs()); ok {

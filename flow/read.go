@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -39,19 +39,29 @@ type Raw struct {
 	Root *Value
 }
 
-// ReadFile reads and decodes the flow document at path. I/O errors and
-// files over MaxSize are flow_unreadable.
+// ReadFile reads and decodes the flow document at path through
+// fsio.ReadFile: a path that is not a regular file (a named pipe, a device,
+// a directory) and a file over MaxSize are flow_unreadable, refused before
+// a byte is read.
 func ReadFile(path string) (*Raw, diag.List) {
-	f, err := os.Open(path)
+	data, err := fsio.ReadFile(path, MaxSize)
 	if err != nil {
-		return nil, diag.List{unreadable(path, err)}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil {
-		return nil, diag.List{unreadable(path, err)}
+		return nil, diag.List{unreadable(path, reason(err))}
 	}
 	return Read(path, data)
+}
+
+// reason strips the path and operation from an fsio refusal, which the
+// flow_unreadable message names itself.
+func reason(err error) error {
+	var fe *fsio.Error
+	if errors.As(err, &fe) {
+		if fe.Kind == fsio.KindTooLarge {
+			return fmt.Errorf("larger than %d bytes", MaxSize)
+		}
+		return errors.New(fe.Reason())
+	}
+	return err
 }
 
 func unreadable(path string, err error) diag.Diagnostic {
@@ -63,27 +73,11 @@ func unreadable(path string, err error) diag.Diagnostic {
 // integers, refuses duplicate keys, and reports flow_unreadable (not UTF-8,
 // too large), flow_bad_extension or flow_parse_error.
 func Read(file string, data []byte) (*Raw, diag.List) {
-	if len(data) > MaxSize {
-		return nil, diag.List{unreadable(file, fmt.Errorf("larger than %d bytes", MaxSize))}
-	}
-	if !utf8.Valid(data) {
-		return nil, diag.List{unreadable(file, errors.New("not UTF-8 text"))}
-	}
-	var (
-		root *Value
-		d    *diag.Diagnostic
-	)
 	switch ext := asciiLower(filepath.Ext(file)); ext {
 	case ".yaml", ".yml":
-		root, d = readYAML(file, data)
-		if d == nil {
-			return &Raw{File: file, Format: "YAML", Root: root}, nil
-		}
+		return ReadAs(file, "YAML", data)
 	case ".json":
-		root, d = readJSON(file, data)
-		if d == nil {
-			return &Raw{File: file, Format: "JSON", Root: root}, nil
-		}
+		return ReadAs(file, "JSON", data)
 	case "":
 		return nil, diag.List{diag.Errorf("flow_bad_extension",
 			"flow document `%s` has no extension; expected `.json`, `.yaml` or `.yml`", file).InFile(file)}
@@ -91,7 +85,38 @@ func Read(file string, data []byte) (*Raw, diag.List) {
 		return nil, diag.List{diag.Errorf("flow_bad_extension",
 			"flow document `%s` has extension `%s`; expected `.json`, `.yaml` or `.yml`", file, ext).InFile(file)}
 	}
-	return nil, diag.List{*d}
+}
+
+// DetectFormat tells the format of a flow document that has no file name
+// (standard input) from its content: "JSON" when its first byte other
+// than white space is `{`, else "YAML". A JSON flow document is an object;
+// a YAML one written by any tool starts with a key or a comment.
+func DetectFormat(data []byte) string {
+	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '{' {
+		return "JSON"
+	}
+	return "YAML"
+}
+
+// ReadAs decodes data, read from file, as format ("YAML" or "JSON")
+// whatever file's name: it is Read for a document without a name that
+// tells, such as standard input (see DetectFormat).
+func ReadAs(file, format string, data []byte) (*Raw, diag.List) {
+	if len(data) > MaxSize {
+		return nil, diag.List{unreadable(file, fmt.Errorf("larger than %d bytes", MaxSize))}
+	}
+	if !utf8.Valid(data) {
+		return nil, diag.List{unreadable(file, errors.New("not UTF-8 text"))}
+	}
+	read := readYAML
+	if format == "JSON" {
+		read = readJSON
+	}
+	root, d := read(file, data)
+	if d != nil {
+		return nil, diag.List{*d}
+	}
+	return &Raw{File: file, Format: format, Root: root}, nil
 }
 
 // asciiLower lowers ASCII letters only, as the harness compares extensions.

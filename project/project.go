@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/internal/diagline"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/yamldoc"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -95,7 +96,7 @@ func FindProject(dir string, explicit bool, eng string) (string, error) {
 func ReadProject(dir, eng string) (*Project, error) {
 	p := &Project{Dir: dir, Eng: filepath.Join(dir, eng)}
 	file := filepath.Join(p.Eng, "project.yaml")
-	data, err := os.ReadFile(file)
+	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the project: %v", err)
 	}

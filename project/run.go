@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+
+	"github.com/aepflow/aepflow/internal/fsio"
 )
 
 // Formats of the generation layout (engine.md §7.3).
@@ -40,6 +44,10 @@ type Run struct {
 	Snapshot, Cursor []byte
 	// Launch is the run's launch.json, or nil when it has none.
 	Launch *Launch
+
+	// real is Dir with every symbolic link resolved: each file read must
+	// resolve inside it.
+	real string
 }
 
 // Launch is the part of a run's launch.json that is read: locations that
@@ -74,12 +82,22 @@ func (e *RunError) Error() string { return e.Message }
 // without one, the legacy snapshot.json and cursor.json, both required.
 // Top-level copies, locks, `.N.writing` directories, logs and transcripts
 // are never read. Nothing is created, renamed, locked or written.
+//
+// Every file is read through fsio (a named pipe or a device is refused
+// without blocking, a file over MaxRunFile from its size) and must resolve,
+// symbolic links followed, inside the run directory: a link out of it is
+// refused, naming the link, so the answer never comes from data outside
+// the run.
 func ReadRun(dir string, id RunID) (*Run, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil, &RunError{NoRun: true, Message: fmt.Sprintf("no run %s (no directory %s)", id, dir)}
 	}
-	run := &Run{ID: id, Dir: dir}
+	real, err := resolve(dir)
+	if err != nil {
+		return nil, &RunError{Message: fmt.Sprintf("run %s: cannot resolve %s: %v", id, dir, err)}
+	}
+	run := &Run{ID: id, Dir: dir, real: real}
 	if err := run.readLaunch(); err != nil {
 		return nil, err
 	}
@@ -109,7 +127,7 @@ func (r *Run) readGeneration(state string) error {
 		Generation     *uint64 `json:"generation"`
 		ManifestSHA256 *string `json:"manifest_sha256"`
 	}
-	if err := readJSON(state, &ptr); err != nil {
+	if err := r.readJSON(state, &ptr); err != nil {
 		return r.fail("%v", err)
 	}
 	if ptr.Format == nil || ptr.Generation == nil || ptr.ManifestSHA256 == nil {
@@ -153,7 +171,7 @@ func (r *Run) readGeneration(state string) error {
 
 // readChecked reads file and checks its sha256 against want.
 func (r *Run) readChecked(file, want, what string) ([]byte, error) {
-	data, err := readRegular(file)
+	data, err := r.readRegular(file)
 	if err != nil {
 		return nil, r.fail("generation %d: %v", r.Generation, err)
 	}
@@ -169,8 +187,8 @@ func (r *Run) readChecked(file, want, what string) ([]byte, error) {
 func (r *Run) readLegacy() error {
 	r.Layout = LayoutLegacy
 	r.SnapshotFile = filepath.Join(r.Dir, "snapshot.json")
-	snap, serr := readRegular(r.SnapshotFile)
-	cur, cerr := readRegular(filepath.Join(r.Dir, "cursor.json"))
+	snap, serr := r.readRegular(r.SnapshotFile)
+	cur, cerr := r.readRegular(filepath.Join(r.Dir, "cursor.json"))
 	switch {
 	case serr == nil && cerr == nil:
 		r.Snapshot, r.Cursor = snap, cur
@@ -195,35 +213,30 @@ func (r *Run) readLaunch() error {
 		return nil
 	}
 	var l Launch
-	if err := readJSON(file, &l); err != nil {
+	if err := r.readJSON(file, &l); err != nil {
 		return r.fail("%v", err)
 	}
 	r.Launch = &l
 	return nil
 }
 
-// maxRunFile bounds every file read from a run directory.
-const maxRunFile = 64 << 20
+// MaxRunFile bounds every file read from a run directory, in bytes.
+const MaxRunFile = 64 << 20
 
-// readRegular reads a regular file (following symlinks), refusing
-// directories, devices and oversized files.
-func readRegular(file string) ([]byte, error) {
-	st, err := os.Stat(file)
-	if err != nil {
+// readRegular reads a regular file of the run (following symlinks) through
+// fsio.ReadFile: a directory, a named pipe or a device is refused without
+// blocking, a file over MaxRunFile from its size, before it is read; a file
+// that resolves outside the run directory is refused, naming the link.
+func (r *Run) readRegular(file string) ([]byte, error) {
+	if err := contained(file, r.Dir, r.real, "the run directory "+r.Dir); err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", file)
-	}
-	if st.Size() > maxRunFile {
-		return nil, fmt.Errorf("%s is %d bytes, over the limit of %d", file, st.Size(), maxRunFile)
-	}
-	return os.ReadFile(file)
+	return fsio.ReadFile(file, MaxRunFile)
 }
 
-// readJSON decodes a small JSON file into v.
-func readJSON(file string, v any) error {
-	data, err := readRegular(file)
+// readJSON decodes a small JSON file of the run into v.
+func (r *Run) readJSON(file string, v any) error {
+	data, err := r.readRegular(file)
 	if err != nil {
 		return err
 	}
@@ -231,4 +244,66 @@ func readJSON(file string, v any) error {
 		return fmt.Errorf("%s: %v", file, err)
 	}
 	return nil
+}
+
+// contained checks that path, a path below the directory base, lies
+// inside base's resolved form real once every symbolic link is followed;
+// what names base in messages. A path that does not exist passes (reading
+// it then fails as missing). A path that leaves real is refused, naming the
+// first symbolic link below base on the way and where it points.
+func contained(path, base, real, what string) error {
+	resolved, err := resolve(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot resolve %s: %v", path, err)
+	}
+	if within(resolved, real) {
+		return nil
+	}
+	link, target := firstLink(base, path)
+	return fmt.Errorf("`%s` is a symbolic link to `%s`, outside %s; a run is read only from inside it", link, target, what)
+}
+
+// resolve returns path with every symbolic link followed, made absolute.
+func resolve(path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(real)
+}
+
+// within reports whether path is dir or lies below it; both are clean
+// absolute paths.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// firstLink returns the first symbolic link on path below base (path
+// itself when base is not a prefix, or when none is found because it
+// changed meanwhile) and the link's own text.
+func firstLink(base, path string) (string, string) {
+	rel, err := filepath.Rel(base, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		rel = ""
+	}
+	cur := base
+	for _, elem := range strings.Split(rel, string(filepath.Separator)) {
+		if elem == "" || elem == "." {
+			continue
+		}
+		cur = filepath.Join(cur, elem)
+		if info, err := os.Lstat(cur); err == nil && info.Mode()&os.ModeSymlink != 0 {
+			target, _ := os.Readlink(cur)
+			return cur, target
+		}
+	}
+	if info, err := os.Lstat(path); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(path)
+		return path, target
+	}
+	return path, ""
 }

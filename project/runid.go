@@ -56,6 +56,12 @@ func RunDir(runs string, id RunID) (string, error) {
 // ReadRun reads the project's run named id (`<task>/<n>`, as a user gives
 // it) with ReadRun. An id that does not parse, or whose directory would lie
 // outside the runs directory, is an error starting "bad run id: ".
+//
+// Containment is checked on resolved paths too: the runs directory, every
+// symbolic link followed, must lie inside the engineering directory, and
+// the run directory inside the runs directory. A symbolic link that leads
+// out (runs/ itself, a task directory or the run directory) is refused,
+// naming the link: the answer never comes from outside the project.
 func (p *Project) ReadRun(id string) (*Run, error) {
 	rid, err := ParseRunID(id)
 	if err != nil {
@@ -65,5 +71,30 @@ func (p *Project) ReadRun(id string) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bad run id: %v", err)
 	}
+	if err := p.runContained(dir, rid); err != nil {
+		return nil, err
+	}
 	return ReadRun(dir, rid)
+}
+
+// runContained checks the runs directory against the engineering
+// directory and the run directory against the runs directory, both
+// resolved. Paths that do not exist pass: ReadRun reports them missing.
+func (p *Project) runContained(dir string, id RunID) error {
+	eng, err := resolve(p.Eng)
+	if err != nil {
+		return nil
+	}
+	fail := func(err error) error { return &RunError{Message: fmt.Sprintf("run %s: %v", id, err)} }
+	if err := contained(p.Runs(), p.Eng, eng, "the engineering directory "+p.Eng); err != nil {
+		return fail(err)
+	}
+	runs, err := resolve(p.Runs())
+	if err != nil {
+		return nil
+	}
+	if err := contained(dir, p.Runs(), runs, "the runs directory "+p.Runs()); err != nil {
+		return fail(err)
+	}
+	return nil
 }

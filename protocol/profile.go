@@ -35,6 +35,13 @@ type Profile struct {
 	// lists the paths in byte order.
 	Facts     map[string]predicate.Value
 	FactPaths []string
+
+	// ProtocolPos, WorkflowPos and ExtendsPos are where the references
+	// are written (zero when absent), PrinciplePos where each of
+	// Principles is, in order: validation blames a reference the tree
+	// cannot resolve at its own line.
+	ProtocolPos, WorkflowPos, ExtendsPos diag.Pos
+	PrinciplePos                         []diag.Pos
 }
 
 // Location returns the profile's location prefix, `profile <id>`.
@@ -48,21 +55,21 @@ func DecodeProfile(doc *yamldoc.Document, diags *diag.List) *Profile {
 	path := p.Location()
 	if n := m.Require("protocol"); n != nil {
 		if ref, ok := decodeRef(r, n, yamldoc.Key(path, "protocol"), ident.Kebab, true, "protocol"); ok {
-			p.Protocol = ref
+			p.Protocol, p.ProtocolPos = ref, yamldoc.PosOf(n)
 		}
 	}
 	if n := m.Get("workflow"); !yamldoc.IsNull(n) {
 		if ref, ok := decodeRef(r, n, yamldoc.Key(path, "workflow"), ident.Dotted, false, "workflow"); ok {
-			p.Workflow = &ref
+			p.Workflow, p.WorkflowPos = &ref, yamldoc.PosOf(n)
 		}
 	}
 	if n := m.Get("extends"); !yamldoc.IsNull(n) {
 		if s, ok := r.String(n, yamldoc.Key(path, "extends")); ok {
-			p.Extends = s
+			p.Extends, p.ExtendsPos = s, yamldoc.PosOf(n)
 			checkID(r, n, yamldoc.Key(path, "extends"), ident.Dotted, "profile id", s)
 		}
 	}
-	p.Principles = decodeRefs(r, m.Get("principles"), yamldoc.Key(path, "principles"))
+	p.Principles, p.PrinciplePos = decodeRefsAt(r, m.Get("principles"), yamldoc.Key(path, "principles"))
 	if n, key := m.GetAlias("without_principles", "remove_principles"); n != nil {
 		p.WithoutPrinciples = decodeRefs(r, n, yamldoc.Key(path, key))
 	}
@@ -95,14 +102,22 @@ func decodeRef(r *yamldoc.Reader, n *yaml.Node, path string, cs ident.Charset, p
 }
 
 func decodeRefs(r *yamldoc.Reader, n *yaml.Node, path string) []ident.Ref {
+	out, _ := decodeRefsAt(r, n, path)
+	return out
+}
+
+// decodeRefsAt is decodeRefs that also returns where each reference is.
+func decodeRefsAt(r *yamldoc.Reader, n *yaml.Node, path string) ([]ident.Ref, []diag.Pos) {
 	items, _ := r.Seq(n, path, false)
 	var out []ident.Ref
+	var pos []diag.Pos
 	for i, it := range items {
 		if ref, ok := decodeRef(r, it, yamldoc.Index(path, i), ident.Kebab, false, "principle"); ok {
 			out = append(out, ref)
+			pos = append(pos, yamldoc.PosOf(it))
 		}
 	}
-	return out
+	return out, pos
 }
 
 // decodeFacts reads `facts`: a mapping from fact path to a scalar.

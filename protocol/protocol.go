@@ -54,8 +54,10 @@ type Header struct {
 // and its workflow are checked against.
 type Protocol struct {
 	Header
-	// Extends is the pinned protocol this one extends (nil for none).
-	Extends *ident.Ref
+	// Extends is the pinned protocol this one extends (nil for none);
+	// ExtendsPos is where it is written.
+	Extends    *ident.Ref
+	ExtendsPos diag.Pos
 	// Capabilities, ApprovalFloor, Verifiers, ArtifactKinds, Phases and
 	// Observables keep document order.
 	Capabilities  []string
@@ -98,7 +100,7 @@ func DecodeProtocol(doc *yamldoc.Document, diags *diag.List) *Protocol {
 			if err != nil {
 				r.Report(n, yamldoc.Key(path, "extends"), diag.Errorf(CodeInvalidReference, "the protocol reference `%s` is invalid: %v", s, err))
 			} else {
-				p.Extends = &ref
+				p.Extends, p.ExtendsPos = &ref, yamldoc.PosOf(n)
 			}
 		}
 	}

@@ -98,7 +98,9 @@ type Step struct {
 	// Context lists the files an llm step is given, trimmed.
 	Context []string
 	// Scope is an llm step's write scope; first match wins. Empty means no
-	// scope declared, not everything allowed.
+	// scope declared, not everything allowed. When declared, its last rule
+	// names the exact path `**` (validation refuses it otherwise), so that
+	// every path has an answer.
 	Scope []ScopeRule
 	// Skills names the skills an llm step loads.
 	Skills []string

@@ -176,12 +176,15 @@ func (v *validator) scope(s *Step, p string) {
 			v.add(s.nodes.item("scope", i), p+".scope", diag.Errorf(CodeEmptyDeclaration, "scope rule %d has a blank path", i))
 		}
 	}
+	// The last rule must name the exact path `**`, so that every path has
+	// an answer (the reference's rule; issue 10 item 4): a path that merely
+	// contains `**`, such as `src/**`, leaves the others unanswered.
 	if n := len(s.Scope); n > 0 && allHavePaths {
 		last := s.Scope[n-1]
-		if !slices.ContainsFunc(last.Paths, func(p string) bool { return strings.Contains(p, "**") }) {
+		if !slices.Contains(last.Paths, "**") {
 			v.add(s.nodes.item("scope", n-1), p+".scope", diag.Errorf(CodeEmptyDeclaration,
-				"the last scope rule does not cover every path: none of its paths contains `**`").
-				WithHint("end the scope with a catch-all rule such as `{paths: [\"**\"], write: denied}`"))
+				"the last scope rule does not cover every path: its paths do not include the catch-all `**`").
+				WithHint("end the scope with a catch-all rule such as `{paths: [\"**\"], write: denied}`; a path like `src/**` covers only part of the tree"))
 		}
 	}
 }

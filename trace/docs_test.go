@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/internal/atomicfile"
+	"github.com/aepflow/aepflow/internal/fsio"
 )
 
 const traceDoc = "../docs/trace.md"
@@ -70,7 +70,7 @@ func TestDocumentedRefusals(t *testing.T) {
 		}
 	}
 	if *update && out.String() != doc {
-		if err := atomicfile.Write(traceDoc, []byte(out.String()), 0o644); err != nil {
+		if err := fsio.WriteFile(traceDoc, []byte(out.String()), fsio.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -21,6 +21,11 @@ func TestSpecRefusals(t *testing.T) {
 		{"unknown-kind", okHeader + "- {id: a, expect: {tool.caled: {tool: Bash}}}\n", []string{"TRACE-SPEC-002@document"}},
 		{"flat-kind", okHeader + "- {id: a, tool.called: {tool: Bash}}\n", []string{"TRACE-SPEC-002@document"}},
 		{"bare-count", okHeader + "- {id: a, expect: {turns: {count: 1}}}\n", []string{"TRACE-SPEC-002@document"}},
+		// A required bound given as null is refused, not read as absent
+		// (found by FuzzReadSpec: the digest read the missing bound).
+		{"null-required-count", okHeader + "- {id: a, expect: {tool.repeated: {count}}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"null-required-ms", okHeader + "- {id: a, expect: {step.gen_time: {ms: null}}}\n", []string{"TRACE-SPEC-002@document"}},
+		{"null-required-bytes", okHeader + "- {id: a, expect: {tool.result_bytes: {bytes: null}}}\n", []string{"TRACE-SPEC-002@document"}},
 		{"negative", okHeader + "- {id: a, expect: {turns: {count: {at_most: -1}}}}\n", []string{"TRACE-SPEC-002@document"}},
 		{"fraction", okHeader + "- {id: a, expect: {turns: {count: {at_most: 1.5}}}}\n", []string{"TRACE-SPEC-002@document"}},
 		{"yes-is-string", okHeader + "- {id: a, expect: {cache.used: {equals: yes}}}\n", []string{"TRACE-SPEC-002@document"}},

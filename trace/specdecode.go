@@ -436,6 +436,15 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 		}
 		return d.countBound(m.vals[key], path+"."+key)
 	}
+	// need reads a bound the shape requires: null is refused as a value
+	// that is not a mapping, as a required range is, rather than read as
+	// absent (the model has no bound to judge by then).
+	need := func(m *gmap, key string) *CountBound {
+		if m == nil {
+			return nil
+		}
+		return d.countBound(m.vals[key], path+"."+key)
+	}
 	switch sh {
 	case shapePluginLoaded:
 		m := obj([]string{"plugin"}, "version", "source")
@@ -476,9 +485,9 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 			k.Availability = &Availability{written: a}
 		}
 	case shapeCount:
-		k.Count = count(obj([]string{"count"}), "count")
+		k.Count = need(obj([]string{"count"}), "count")
 	case shapeMs:
-		k.Count = count(obj([]string{"ms"}), "ms")
+		k.Count = need(obj([]string{"ms"}), "ms")
 	case shapeSkillCount:
 		if m := obj([]string{"skill"}, "count"); m != nil {
 			k.Skill = d.str(m.vals["skill"], path+".skill")
@@ -497,13 +506,13 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 		}
 	case shapeToolResultBytes:
 		m := obj([]string{"bytes"}, append(selectorKeys, "per")...)
-		k.Selector, k.Count, k.Per = d.selector(m, path), count(m, "bytes"), perTotal
+		k.Selector, k.Count, k.Per = d.selector(m, path), need(m, "bytes"), perTotal
 		if m != nil && m.has("per") {
 			k.Per = d.enum(m.vals["per"], path+".per", perTotal, perEach)
 		}
 	case shapeScopedCount:
 		m := obj([]string{"count"}, selectorKeys...)
-		k.Selector, k.Count = d.selector(m, path), count(m, "count")
+		k.Selector, k.Count = d.selector(m, path), need(m, "count")
 	case shapeToolErrorRate:
 		m := obj([]string{"rate"}, selectorKeys...)
 		k.Selector = d.selector(m, path)
@@ -527,7 +536,7 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 		k.Range = d.rangeBound(v, path)
 	case shapeModelCount:
 		m := obj([]string{"count"}, "model")
-		k.Count, k.Model = count(m, "count"), d.optStr(m, "model", path)
+		k.Count, k.Model = need(m, "count"), d.optStr(m, "model", path)
 	case shapeCostTotal:
 		if m := obj(nil, "at_least_usd", "at_most_usd", "model"); m != nil {
 			k.Range = &RangeBound{AtLeast: d.optF64(m, "at_least_usd", path), AtMost: d.optF64(m, "at_most_usd", path)}
@@ -545,7 +554,7 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 		}
 	case shapeStepMs:
 		m := obj([]string{"ms"}, selectorKeys...)
-		k.Selector, k.Count = d.selector(m, path), count(m, "ms")
+		k.Selector, k.Count = d.selector(m, path), need(m, "ms")
 	}
 	return k
 }

@@ -1,6 +1,7 @@
 package transition
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +12,9 @@ import (
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/internal/diagline"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/project"
+	"github.com/aepflow/aepflow/yamldoc"
 )
 
 // Kind is the kind of an answer.
@@ -86,17 +89,18 @@ type Options struct {
 	Now time.Time
 }
 
-// maxStdin bounds the stdin document; the loop sends one short line.
-const maxStdin = 16 << 20
+// MaxStdin bounds the stdin document, in bytes; the loop sends one short
+// line.
+const MaxStdin = 16 << 20
 
 // Consult answers one consultation: it reads stdin to EOF and decides.
 func Consult(stdin io.Reader, opts Options) Outcome {
-	data, err := io.ReadAll(io.LimitReader(stdin, maxStdin+1))
+	data, err := fsio.ReadAll(stdin, "stdin", MaxStdin)
+	if fsio.IsTooLarge(err) {
+		return cannot("stdin is not the loop's JSON: it exceeds %d bytes", MaxStdin)
+	}
 	if err != nil {
 		return cannot("cannot read stdin: %v", err)
-	}
-	if len(data) > maxStdin {
-		return cannot("stdin is not the loop's JSON: it exceeds %d bytes", maxStdin)
 	}
 	return Decide(data, opts)
 }
@@ -242,9 +246,9 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	if diags.HasErrors() {
 		return nil, cannot("cannot load the documents: %s", diagline.Join(diags))
 	}
-	data, err := os.ReadFile(loc.task)
+	data, err := fsio.ReadFile(loc.task, yamldoc.MaxFileSize)
 	if err != nil {
-		return nil, cannot("cannot read the task: %v", err)
+		return nil, cannot("cannot read the task `%s`: %s", loc.task, reasonOf(err))
 	}
 	task, diags := engine.ReadTask(loc.task, data)
 	if diags.HasErrors() {
@@ -284,6 +288,16 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 		return nil, cannot("run %s: cannot restore the snapshot: %v", run.ID, err)
 	}
 	return &Positioned{Exec: exec, Run: run}, Outcome{}
+}
+
+// reasonOf returns why fsio refused a file, without the path and
+// operation the caller's message already names.
+func reasonOf(err error) string {
+	var fe *fsio.Error
+	if errors.As(err, &fe) {
+		return fe.Reason()
+	}
+	return err.Error()
 }
 
 // location is where the documents, task, store and run are.

@@ -44,12 +44,16 @@ func CheckMap(x string, t *tree.Tree, w *workflow.Workflow) error {
 }
 
 // selectMap is stepmap.Select with the verb's reading rules: a file is
-// read under the tree's size bound; an id is checked before drivers/ is
+// read through tree.ReadFile (regular files only, under the tree's size
+// bound); an id is checked before drivers/ is
 // walked, so a malformed id never reads the tree. Problems of drivers/
 // refuse the map too, since a broken or duplicate file may be the one the
 // id names.
 func selectMap(x string, t *tree.Tree) (*stepmap.Map, diag.List) {
-	if st, err := os.Stat(x); err == nil && st.Mode().IsRegular() {
+	// Anything at x but a directory is the file named: a named pipe or a
+	// device is refused by tree.ReadFile (never opened blocking, never
+	// read), not taken for an id.
+	if st, err := os.Stat(x); err == nil && !st.IsDir() {
 		data, diags := tree.ReadFile(x)
 		if data == nil {
 			return nil, diags

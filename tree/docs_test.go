@@ -85,6 +85,7 @@ func (s *section) run(t *testing.T) string {
 	sources := diag.Sources{}
 	if treeMode {
 		tr, ds := Load(".")
+		ds.Extend(tr.RequireDocuments())
 		diags, sources = ds, tr.Sources
 		if s.selectArg != "" {
 			_, ds := stepmap.Select(s.selectArg, tr.StepMapList(), os.ReadFile)

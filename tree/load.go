@@ -142,12 +142,25 @@ func isDocument(name string) bool {
 	return false
 }
 
-// read stats, reads and parses one file. A file over the size bound is
-// refused before it is read.
+// MaxTreeBytes bounds the bytes of all the documents of one tree (64 MiB;
+// real trees hold kilobytes): every source is kept for the diagnostics
+// printer, so without it a tree of many large files could exhaust memory.
+// The files past the bound are refused, the first with input_too_large.
+const MaxTreeBytes = 64 << 20
+
+// read stats, reads and parses one file. A file over the size bound, or
+// one that would take the tree past MaxTreeBytes, is refused before it is
+// read.
 func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
+	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Size() <= yamldoc.MaxFileSize && t.bytes+info.Size() > MaxTreeBytes {
+		return nil, t.overBudget(file)
+	}
 	data, diags := ReadFile(file)
 	if data == nil {
 		return nil, diags
+	}
+	if t.bytes += int64(len(data)); t.bytes > MaxTreeBytes {
+		return nil, t.overBudget(file)
 	}
 	t.Sources[file] = data
 	doc, ds := yamldoc.Parse(file, data)
@@ -155,6 +168,18 @@ func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
 		return nil, ds
 	}
 	return doc, ds
+}
+
+// overBudget refuses file because the tree's documents exceed
+// MaxTreeBytes: input_too_large for the first such file, nothing more for
+// the others (one cause, one diagnostic).
+func (t *Tree) overBudget(file string) diag.List {
+	if t.full {
+		return nil
+	}
+	t.full = true
+	return diag.List{diag.Errorf(CodeInputTooLarge, "the tree's documents exceed the limit of %s in all; this file and the ones after it are not read", fsio.FormatSize(MaxTreeBytes)).
+		InFile(file).WithHint("AEP trees hold kilobytes; check that --root is the tree you meant")}
 }
 
 // ReadFile reads a document file, refusing one larger than
@@ -180,6 +205,27 @@ func ReadFile(file string) ([]byte, diag.List) {
 		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
 	}
 	return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
+}
+
+// ReadError is the diagnostic ReadFile gives for a document fsio refused
+// or the system could not read, for a caller that read the bytes itself
+// (aepflow validate reads `-` from standard input): input_too_large over
+// the size bound, io_error otherwise, naming why (not a regular file,
+// missing, permission, …).
+func ReadError(file string, err error) diag.Diagnostic {
+	var fe *fsio.Error
+	switch {
+	case fsio.IsTooLarge(err):
+		if info, serr := os.Stat(file); serr == nil && info.Size() > yamldoc.MaxFileSize {
+			return diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
+				InFile(file).WithHint("AEP documents are small; check that this is the file you meant")
+		}
+		return diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")
+	case errors.As(err, &fe):
+		return diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)
+	}
+	return diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)
 }
 
 // Document is one decoded document; exactly one of the pointers is set,

@@ -106,6 +106,10 @@ type Tree struct {
 
 	// origin remembers which file declared each identity, per kind.
 	origin map[Kind]map[string]string
+	// bytes counts the bytes read; full is set once they exceed
+	// MaxTreeBytes.
+	bytes int64
+	full  bool
 	// broken remembers, per kind, the documents that failed to load (and
 	// so are not in the registry): their id when it could be read, else
 	// "". A reference to one is not reported again as "not in the tree".

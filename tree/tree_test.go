@@ -220,6 +220,34 @@ func TestAddDirChecksIdentityAcrossDirs(t *testing.T) {
 	}
 }
 
+// TestRequireDocuments: no document is empty_tree, with the nearby trees
+// in the hint; a tree with any document (even a broken one) is not empty.
+func TestRequireDocuments(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "tree", "workflows")
+	if err := os.MkdirAll(w, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := Load(w)
+	ds := tr.RequireDocuments()
+	if len(ds) != 1 || ds[0].Code != CodeEmptyTree || ds[0].Hint != "give as the root the directory that holds protocols/, workflows/, drivers/ and the others" {
+		t.Fatalf("no tree anywhere: %v", ds)
+	}
+	if err := os.WriteFile(filepath.Join(w, "broken.yaml"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ = Load(w)
+	ds = tr.RequireDocuments()
+	want := "`" + filepath.Join(w, "..") + "` holds a document tree; give it as the root (--root " + filepath.Join(w, "..") + ")"
+	if len(ds) != 1 || ds[0].Hint != want {
+		t.Fatalf("one level too deep: %v; want the hint %q", ds, want)
+	}
+	tr, _ = Load(filepath.Join(w, ".."))
+	if ds := tr.RequireDocuments(); len(ds) != 0 {
+		t.Errorf("a tree with a (broken) document is not empty: %v", ds)
+	}
+}
+
 // TestUnknownPinOffersTheFix: a step map pinned to a misspelt workflow id
 // gets an edit that rewrites the pin, keeping its major.
 func TestUnknownPinOffersTheFix(t *testing.T) {

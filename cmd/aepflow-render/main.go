@@ -7,17 +7,25 @@
 //
 // Usage:
 //
-//	aepflow-render [--format svg|png] [--out FILE] < graph.dot
+//	aepflow-render [--format svg|png] [--out FILE] [--timeout DURATION] < graph.dot
 //	aepflow-render --version
 //
-// It reads DOT on stdin and writes the picture to stdout, or atomically to
-// --out (a temporary file in the same directory, then a rename). Unlike
-// `aepflow render`, it writes PNG to stdout too: its stdout is normally a
-// pipe back to aepflow.
+// It reads DOT on stdin (at most graphviz.MaxInput bytes) and writes the
+// picture to stdout, or atomically to --out (a temporary file in the same
+// directory, then a rename; `-` is stdout; a destination that exists and is
+// not a regular file is refused). Unlike `aepflow render`, it writes PNG to
+// stdout too: its stdout is normally a pipe back to aepflow.
+//
+// The library cannot be cancelled, so the layout is bounded in time
+// instead: past --timeout (default 60s) the process gives up and exits 1.
+// On Linux it dies with its parent (a parent-death signal), so a killed
+// `aepflow render` never leaves it running; SIGINT, SIGTERM and SIGHUP
+// remove the temporary file of a write in flight.
 //
 // Exit codes: 0 the picture was written; 1 the DOT could not be read, laid
-// out or drawn (syntax error, over the size caps, Graphviz failure) or the
-// output could not be written; 2 usage error.
+// out or drawn (syntax error, no graph, over the size caps or the time
+// bound, Graphviz failure) or the output could not be written; 2 usage
+// error.
 package main
 
 import (
@@ -26,9 +34,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
-	"github.com/aepflow/aepflow/internal/atomicfile"
 	"github.com/aepflow/aepflow/internal/buildinfo"
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/stopsig"
 	"github.com/aepflow/aepflow/render/graphviz"
 )
 
@@ -39,9 +49,25 @@ const (
 	exitUsage  = 2
 )
 
+// DefaultTimeout is the time bound of one layout unless --timeout says
+// otherwise: generous, since a graph within the size caps lays out in well
+// under a second, and the bound only stops a pathological one (one ran
+// past a minute at 3 GB).
+const DefaultTimeout = 60 * time.Second
+
+// ParentEnv names the variable in which aepflow passes its process id: a
+// companion whose parent is already another process (aepflow died before
+// the parent-death signal was armed) exits at once.
+const ParentEnv = "AEPFLOW_RENDER_PARENT"
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	dieWithParent()
+	stopsig.Handle(fsio.RemoveTemps)
+	stopsig.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// layout lays out the DOT text; tests replace it.
+var layout = graphviz.Render
 
 // run executes the command line args and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -49,11 +75,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	format := fs.String("format", "svg", "output format: svg or png")
 	showVersion := fs.Bool("version", false, "print the version, commit, build date and Go version, and exit")
-	out := fs.String("out", "", "write the picture to this file (atomically) instead of stdout")
+	out := fs.String("out", "", "write the picture to this file (atomically; - for stdout) instead of stdout")
+	timeout := fs.Duration("timeout", DefaultTimeout, "give up on a layout that takes longer than this")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: aepflow-render [--format svg|png] [--out FILE] < graph.dot\n       aepflow-render --version\n\n"+
+		fmt.Fprintf(stderr, "usage: aepflow-render [--format svg|png] [--out FILE] [--timeout DURATION] < graph.dot\n       aepflow-render --version\n\n"+
 			"Lays out DOT text read on stdin and draws it as SVG or PNG.\n"+
-			"Exit codes: 0 written, 1 render or write failed, 2 usage error.\n\nFlags:\n")
+			"Exit codes: 0 written, 1 render or write failed (or took longer than --timeout), 2 usage error.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -74,24 +101,51 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "aepflow-render: unsupported format %q; want svg or png\n", *format)
 		return exitUsage
 	}
-	dot, err := io.ReadAll(io.LimitReader(stdin, graphviz.MaxInput+1))
-	if err != nil {
-		fmt.Fprintf(stderr, "aepflow-render: read stdin: %v\n", err)
-		return exitFailed
+	if *timeout <= 0 {
+		fmt.Fprintf(stderr, "aepflow-render: --timeout must be positive, not %v\n", *timeout)
+		return exitUsage
 	}
-	pic, err := graphviz.Render(dot, *format)
+	dot, err := fsio.ReadAll(stdin, "stdin", graphviz.MaxInput)
 	if err != nil {
 		fmt.Fprintf(stderr, "aepflow-render: %v\n", err)
 		return exitFailed
 	}
-	if *out == "" {
+	pic, err := layoutWithin(dot, *format, *timeout)
+	if err != nil {
+		fmt.Fprintf(stderr, "aepflow-render: %v\n", err)
+		return exitFailed
+	}
+	if *out == "" || *out == "-" {
 		_, err = stdout.Write(pic)
 	} else {
-		err = atomicfile.Write(*out, pic, 0o644)
+		err = fsio.WriteFile(*out, pic, fsio.WriteOptions{})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "aepflow-render: %v\n", err)
 		return exitFailed
 	}
 	return exitOK
+}
+
+// layoutWithin runs layout and gives up after timeout. The library cannot
+// be stopped, so the layout goes on in its goroutine; the process exits
+// right after, which ends it.
+func layoutWithin(dot []byte, format string, timeout time.Duration) ([]byte, error) {
+	type result struct {
+		pic []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		pic, err := layout(dot, format)
+		done <- result{pic, err}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.pic, r.err
+	case <-timer.C:
+		return nil, fmt.Errorf("graphviz did not finish the %s layout within %v (--timeout); the graph is too costly to lay out: use --format dot or mermaid", format, timeout)
+	}
 }

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/testkit"
+	"github.com/aepflow/aepflow/render/graphviz"
 )
 
 const dot = "digraph \"t\" {\n  \"a\" [label=\"A\"];\n  \"a\" -> \"b\";\n}\n"
@@ -52,7 +56,12 @@ func TestRunFailures(t *testing.T) {
 		{[]string{"--format", "jpg"}, dot, exitUsage, `unsupported format "jpg"`},
 		{[]string{"extra"}, dot, exitUsage, "unexpected argument"},
 		{[]string{"--bogus"}, dot, exitUsage, "bogus"},
+		{nil, "", exitFailed, "the input holds no graph"},
+		{nil, "  \n\t\n", exitFailed, "the input holds no graph"},
+		{[]string{"--format", "png"}, "// just a comment\n/* and another */\n", exitFailed, "the input holds no graph"},
 		{nil, "digraph { a -> }", exitFailed, "syntax error"},
+		{[]string{"--timeout", "0s"}, dot, exitUsage, "--timeout must be positive"},
+		{[]string{"--out", "/dev/null"}, dot, exitFailed, "it is a character device, not a regular file"},
 		{[]string{"--out", filepath.Join(t.TempDir(), "missing", "x.svg")}, dot, exitFailed, "x.svg"},
 	}
 	for _, c := range cases {
@@ -73,6 +82,52 @@ func TestHelp(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "Exit codes") {
 		t.Errorf("help lacks the exit codes: %s", errb.String())
+	}
+}
+
+// TestLayoutTimeBound: a layout that does not finish within --timeout is
+// given up with a clear error (the library cannot be cancelled; the real
+// process exits right after).
+func TestLayoutTimeBound(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	layout = func([]byte, string) ([]byte, error) { <-release; return nil, nil }
+	defer func() { layout = graphviz.Render }()
+	var out, errb bytes.Buffer
+	code := run([]string{"--timeout", "20ms"}, strings.NewReader(dot), &out, &errb)
+	if code != exitFailed || !strings.Contains(errb.String(), "graphviz did not finish the svg layout within 20ms (--timeout)") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout %q; want nothing", out.String())
+	}
+}
+
+// TestStdinBounded: DOT beyond graphviz.MaxInput is refused after reading
+// at most one byte more than the bound, whatever the stream's length.
+func TestStdinBounded(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run(nil, endless{}, &out, &errb)
+	if code != exitFailed || !strings.Contains(errb.String(), "larger than the limit of 4 MiB") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// TestSecurityBoundsTimeout: docs/security.md states the companion's
+// default time bound.
+func TestSecurityBoundsTimeout(t *testing.T) {
+	row := testkit.TableRows(t, "../../docs/security.md", "## Bounds")["the companion's layout time (`aepflow-render --timeout`, `render --timeout`)"]
+	if want := fmt.Sprintf("%d s;", int(DefaultTimeout.Seconds())); len(row) < 2 || !strings.HasPrefix(row[1], want) {
+		t.Errorf("the row reads %v; the default is %v", row, DefaultTimeout)
 	}
 }
 

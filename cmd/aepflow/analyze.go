@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/aepflow/aepflow/analysis"
 	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/ident"
-	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
@@ -95,11 +93,15 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	}
 	stderr := cmd.ErrOrStderr()
 	t, ds := tree.Load(f.root)
+	ds.Extend(t.RequireDocuments())
 	ds.Extend(engine.CheckVocabulary(t))
+	for _, file := range t.Files {
+		noteInputs(cmd, file.Path)
+	}
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, t.Sources)
 	}
-	ws, m, ds := analyzeTargets(t, f)
+	ws, m, ds := analyzeTargets(cmd, t, f)
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, t.Sources)
 	}
@@ -113,38 +115,14 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	var report bytes.Buffer
 	color := (f.out == "" || f.out == "-") && useColor(cmd.OutOrStdout())
 	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, t.Sources, len(ws), color)
-	if err := emitOutput(cmd, f.out, report.Bytes(), treeInputs(t, f.mapRef)); err != nil {
+	if err := emitDocument(cmd, f.out, false, report.Bytes()); err != nil {
 		return err
 	}
 	return status
 }
 
-// emitOutput prints a report to stdout, or writes it atomically to out
-// (`-` is stdout) and prints the path. The destination may not be a
-// device, a directory or any file the command read (inputs).
-func emitOutput(cmd *cobra.Command, out string, report []byte, inputs []string) error {
-	if out == "" || out == "-" {
-		_, err := cmd.OutOrStdout().Write(report)
-		return err
-	}
-	if err := fsio.WriteFile(out, report, fsio.WriteOptions{Inputs: inputs}); err != nil {
-		return reportDiagnostics(cmd.ErrOrStderr(), diag.List{ioError(out, err)}, nil)
-	}
-	fmt.Fprintln(cmd.OutOrStdout(), out)
-	return nil
-}
-
-// treeInputs lists the files a loaded tree was read from.
-func treeInputs(t *tree.Tree, more ...string) []string {
-	out := slices.Clone(more)
-	for _, f := range t.Files {
-		out = append(out, f.Path)
-	}
-	return out
-}
-
 // analyzeTargets selects the workflows to analyse and the map, if any.
-func analyzeTargets(t *tree.Tree, f analyzeFlags) ([]*workflow.Workflow, *stepmap.Map, diag.List) {
+func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags) ([]*workflow.Workflow, *stepmap.Map, diag.List) {
 	var w *workflow.Workflow
 	if f.id != "" {
 		ref, err := ident.ParseRef(ident.Dotted, f.id)
@@ -169,7 +147,7 @@ func analyzeTargets(t *tree.Tree, f analyzeFlags) ([]*workflow.Workflow, *stepma
 		}
 		return all, nil, nil
 	}
-	readMap := func(p string) ([]byte, error) { return fsio.ReadFile(p, maxMapFile) }
+	readMap := func(p string) ([]byte, error) { return readInput(cmd, "--map", p, maxMapFile) }
 	sel, ds := stepmap.Select(f.mapRef, t.StepMapList(), readMap)
 	if sel == nil || ds.HasErrors() {
 		return nil, nil, ds

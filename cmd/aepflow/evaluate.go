@@ -15,8 +15,10 @@ import (
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/spf13/cobra"
 )
 
@@ -74,6 +76,11 @@ store, evidence document or snapshot could not be read or resolved
 	return cmd
 }
 
+// maxEvidenceBytes bounds the bytes of all --evidence documents of one
+// run (each is also bounded by the document limit): their records are
+// kept in memory.
+const maxEvidenceBytes = 64 << 20
+
 // evaluateFormats lists the values of `evaluate --format`.
 var evaluateFormats = []string{"text", "json"}
 
@@ -89,7 +96,7 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 	}
 	stderr := cmd.ErrOrStderr()
 	now := time.Now()
-	exec, diags, err := positionExecution(f, now)
+	exec, diags, err := positionExecution(cmd, f, now)
 	if err != nil {
 		return exitWith(exitProblems, err)
 	}
@@ -97,12 +104,16 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 		return reportDiagnostics(stderr, diags, nil)
 	}
 	var all diag.List
+	var total int64
 	for _, file := range f.evidence {
-		data, err := os.ReadFile(file)
+		data, err := readInput(cmd, "--evidence", file, yamldoc.MaxFileSize)
 		if err != nil {
 			return exitWith(exitProblems, fmt.Errorf("cannot read evidence: %w", err))
 		}
-		recs, ds := evidence.ReadDocument(file, data, now)
+		if total += int64(len(data)); total > maxEvidenceBytes {
+			return exitWith(exitProblems, fmt.Errorf("cannot read evidence: the --evidence documents exceed the limit of %s in all (at `%s`)", fsio.FormatSize(maxEvidenceBytes), inputName(file)))
+		}
+		recs, ds := evidence.ReadDocument(inputName(file), data, now)
 		all.Extend(ds)
 		if !ds.HasErrors() {
 			exec.Submit(recs...)
@@ -126,13 +137,13 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 
 // positionExecution loads documents, task and store, resolves, and places
 // the execution at its initial state, --state or --snapshot.
-func positionExecution(f evaluateFlags, now time.Time) (*engine.Execution, diag.List, error) {
+func positionExecution(cmd *cobra.Command, f evaluateFlags, now time.Time) (*engine.Execution, diag.List, error) {
 	docTree, diags := engine.LoadTree(f.root)
-	taskData, err := os.ReadFile(f.task)
+	taskData, err := readInput(cmd, "--task", f.task, yamldoc.MaxFileSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the task: %w", err)
 	}
-	task, ds := engine.ReadTask(f.task, taskData)
+	task, ds := engine.ReadTask(inputName(f.task), taskData)
 	diags.Extend(ds)
 	if diags.HasErrors() {
 		return nil, diags, nil
@@ -153,11 +164,11 @@ func positionExecution(f evaluateFlags, now time.Time) (*engine.Execution, diag.
 		graph = g
 	}
 	if f.snapshot != "" {
-		data, err := os.ReadFile(f.snapshot)
+		data, err := readInput(cmd, "--snapshot", f.snapshot, yamldoc.MaxFileSize)
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot read the snapshot: %w", err)
 		}
-		snap, ds := engine.DecodeSnapshot(f.snapshot, data)
+		snap, ds := engine.DecodeSnapshot(inputName(f.snapshot), data)
 		if ds.HasErrors() {
 			return nil, ds, nil
 		}

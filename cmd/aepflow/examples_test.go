@@ -12,7 +12,11 @@ import (
 // with --check and must find its file up to date. The README's first
 // command projects the same tree.
 func TestExamplesAreCurrent(t *testing.T) {
-	examples := filepath.Join("..", "..", "examples")
+	// From the repository root, so that the paths the commands write into
+	// their outputs (the instructions index names its own command) are the
+	// ones examples/README.md gives.
+	t.Chdir(filepath.Join("..", ".."))
+	examples := "examples"
 	tree := filepath.Join(examples, "tree")
 	commands := [][]string{
 		{"validate", "--root", tree},
@@ -23,6 +27,7 @@ func TestExamplesAreCurrent(t *testing.T) {
 		{"render", "--root", tree, "--id", "demo/review", "--format", "dot", "--check",
 			"--out", filepath.Join(examples, "diagrams", "demo-review.dot")},
 		{"plan", "--flow", filepath.Join(examples, "flows", "demo-review.yaml")},
+		{"instruct", "--root", tree, "--check", "--out", filepath.Join(examples, "instructions")},
 	}
 	for _, args := range commands {
 		var stdout, stderr bytes.Buffer

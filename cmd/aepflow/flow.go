@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -9,7 +10,9 @@ import (
 	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/stepmap"
+	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
 )
 
 func init() { register(newFlowCmd) }
@@ -60,11 +63,11 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.id, "id", "", "workflow reference, `REF` = <id> or <id>/<major> (required unless --workflow)")
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR`")
-	fl.StringVar(&f.workflowFile, "workflow", "", "project a single workflow `FILE` instead of one from the tree")
-	fl.StringVar(&f.mapRef, "map", "", "step map: a file, or the id of a map under the tree's drivers/ (`FILE|ID`)")
+	fl.StringVar(&f.workflowFile, "workflow", "", "project a single workflow `FILE` (- for stdin) instead of one from the tree")
+	fl.StringVar(&f.mapRef, "map", "", "step map: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`)")
 	fl.Uint32Var(&f.maxAttempts, "max-attempts", compiler.DefaultMaxAttempts, "attempts of every retreat group, `N` >= 1")
-	fl.StringVar(&f.out, "out", "", "write the document to `FILE` (atomically) instead of stdout")
-	fl.StringVar(&f.format, "format", "", "output `FORMAT`: yaml or json (default: json when --out ends in .json, else yaml)")
+	fl.StringVar(&f.out, "out", "", "write the document to `FILE` (atomically; - for stdout) instead of stdout")
+	fl.StringVar(&f.format, "format", "", "output `FORMAT`: yaml or json (default: the one --out's extension names, else yaml)")
 	fl.BoolVar(&f.check, "check", false, "compare with the --out file instead of writing; exit 1 with a diff when stale")
 	completeRoot(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
@@ -73,7 +76,11 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 	return cmd
 }
 
-// validate checks the flag combination before anything is loaded.
+// validate checks the flag combination before anything is loaded, and
+// returns the format: --format, else the one --out's extension names
+// (`.json` JSON, `.yaml`/`.yml` YAML), else YAML. An --out the harness
+// would refuse to read (another extension, or none) or whose extension
+// contradicts --format is a usage error: nothing is written.
 func (f *flowFlags) validate() (compiler.Format, error) {
 	if f.maxAttempts == 0 {
 		return "", usageError("--max-attempts must be 1 or more: it is the number of attempts of each retreat group, the first included")
@@ -84,19 +91,35 @@ func (f *flowFlags) validate() (compiler.Format, error) {
 	if f.id != "" && f.workflowFile != "" {
 		return "", usageError("--id and --workflow exclude each other")
 	}
-	if f.check && f.out == "" {
-		return "", usageError("--check compares with the --out file: give --out")
+	if f.check && (f.out == "" || f.out == stdio) {
+		return "", usageError("--check compares with the --out file: give --out FILE")
 	}
-	switch f.format {
-	case "":
-		if strings.HasSuffix(strings.ToLower(f.out), ".json") {
-			return compiler.JSON, nil
+	if f.format != "" {
+		if err := checkEnum("format", f.format, flowFormats); err != nil {
+			return "", err
 		}
-		return compiler.YAML, nil
-	case "yaml", "json":
+	}
+	if f.out == "" || f.out == stdio {
+		if f.format == "" {
+			return compiler.YAML, nil
+		}
 		return compiler.Format(f.format), nil
 	}
-	return "", checkEnum("format", f.format, flowFormats)
+	var byName compiler.Format
+	switch ext := strings.ToLower(filepath.Ext(f.out)); ext {
+	case ".json":
+		byName = compiler.JSON
+	case ".yaml", ".yml":
+		byName = compiler.YAML
+	case "":
+		return "", usageError("--out %s has no extension; the harness reads a flow document named .json, .yaml or .yml", f.out)
+	default:
+		return "", usageError("--out %s has extension `%s`; the harness reads a flow document named .json, .yaml or .yml", f.out, ext)
+	}
+	if f.format != "" && compiler.Format(f.format) != byName {
+		return "", usageError("--format %s contradicts --out %s, which names a %s document", f.format, f.out, strings.ToUpper(string(byName)))
+	}
+	return byName, nil
 }
 
 // flowFormats lists the values of `flow --format`.
@@ -108,13 +131,13 @@ func runFlow(cmd *cobra.Command, f flowFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	w, maps, sources, ds := loadForFlow(f)
+	w, maps, sources, ds := loadForFlow(cmd, f)
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)
 	}
 	opts := compiler.Options{MaxAttempts: f.maxAttempts}
 	if f.mapRef != "" {
-		m, mds := compiler.SelectMap(f.mapRef, maps, w, os.ReadFile)
+		m, mds := selectFlowMap(cmd, f.mapRef, maps, w)
 		ds.Extend(mds)
 		if mds.HasErrors() {
 			return reportDiagnostics(stderr, ds, sources)
@@ -132,23 +155,40 @@ func runFlow(cmd *cobra.Command, f flowFlags) error {
 	return emitDocument(cmd, f.out, f.check, out)
 }
 
+// selectFlowMap selects --map x (documents.md §8.5): the file x when
+// something other than a directory is there (or standard input for `-`),
+// read through readInput, so a named pipe or a device is refused rather
+// than taken for an id; otherwise the id of one of maps.
+func selectFlowMap(cmd *cobra.Command, x string, maps []*stepmap.Map, w *workflow.Workflow) (*stepmap.Map, diag.List) {
+	notAFile := func(string) ([]byte, error) { return nil, os.ErrNotExist }
+	if st, err := os.Stat(x); x != stdio && (err != nil || st.IsDir()) {
+		return compiler.SelectMap(x, maps, w, notAFile)
+	}
+	data, err := readInput(cmd, "--map", x, yamldoc.MaxFileSize)
+	if err != nil {
+		return nil, diag.List{tree.ReadError(inputName(x), err)}
+	}
+	return compiler.SelectMap(inputName(x), nil, w, func(string) ([]byte, error) { return data, nil })
+}
+
 // loadForFlow finds the workflow (and the tree's step maps) the command
 // projects.
-func loadForFlow(f flowFlags) (*workflow.Workflow, []*stepmap.Map, diag.Sources, diag.List) {
+func loadForFlow(cmd *cobra.Command, f flowFlags) (*workflow.Workflow, []*stepmap.Map, diag.Sources, diag.List) {
 	sources := diag.Sources{}
 	if f.workflowFile != "" {
-		data, err := os.ReadFile(f.workflowFile)
+		name := inputName(f.workflowFile)
+		data, err := readInput(cmd, "--workflow", f.workflowFile, yamldoc.MaxFileSize)
 		if err != nil {
-			return nil, nil, sources, diag.List{ioError(f.workflowFile, err)}
+			return nil, nil, sources, diag.List{tree.ReadError(name, err)}
 		}
-		sources[f.workflowFile] = data
-		w, ds := workflow.Load(f.workflowFile, data)
+		sources[name] = data
+		w, ds := workflow.Load(name, data)
 		if w != nil {
 			ds.Extend(w.Validate())
 		}
 		return w, nil, sources, ds
 	}
-	w, t, ds := loadTreeWorkflow(f.root, f.id, sources)
+	w, t, ds := loadTreeWorkflow(cmd, f.root, f.id, sources)
 	if t == nil || w == nil {
 		return nil, nil, sources, ds
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/aepflow/aepflow/flow"
-	"github.com/aepflow/aepflow/internal/atomicfile"
 	"github.com/aepflow/aepflow/project"
 	"github.com/aepflow/aepflow/transition"
 	"github.com/spf13/cobra"
@@ -111,15 +110,16 @@ file could not be written, 2 usage error.`,
 			if err := flow.WriteHooks(&b, flow.TransitionHooks(argv)); err != nil {
 				return exitWith(exitUndecided, err)
 			}
-			if err := atomicfile.Write(out, b.Bytes(), 0o644); err != nil {
-				return exitWith(exitProblems, fmt.Errorf("cannot write %s: %w", out, err))
+			noteHooksInputs(cmd, projectDir, task, stepMap)
+			if err := writeOutput(cmd, out, b.Bytes(), false); err != nil || out == stdio {
+				return err
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), out)
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&out, "out", "", "hooks `FILE` to write (JSON)")
+	f.StringVar(&out, "out", "", "hooks `FILE` to write (JSON; - for stdout)")
 	f.StringVar(&projectDir, "project", "", "project `DIR` holding .engineering/ (default: discovered)")
 	f.StringVar(&root, "root", "", "document tree `DIR` passed to drive transition")
 	f.StringVar(&task, "task", "", "task document `FILE` passed to drive transition")
@@ -130,6 +130,19 @@ file could not be written, 2 usage error.`,
 	completeRoot(cmd, "project", "store", "plugin-dir")
 	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
 	return cmd
+}
+
+// noteHooksInputs records the files the hook will read as this command's
+// inputs, so that --out cannot replace one of them with the hooks file:
+// the project's project.yaml and task document, --task and a --map file.
+func noteHooksInputs(cmd *cobra.Command, projectDir, task, stepMap string) {
+	noteInputs(cmd, task)
+	if isFile(stepMap) {
+		noteInputs(cmd, stepMap)
+	}
+	if p, err := project.Open(projectDir, true, os.Getenv); err == nil {
+		noteInputs(cmd, filepath.Join(p.Eng, "project.yaml"), p.Task)
+	}
 }
 
 // isFile reports whether p names an existing regular file.

@@ -7,8 +7,19 @@
 // and exit codes. Everything else lives in the packages it calls.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/stopsig"
+)
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	handleStop()
+	stopsig.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// handleStop installs what aepflow does when it is told to stop (SIGINT,
+// SIGTERM, SIGHUP) before it dies of the signal: remove the temporary file
+// of a write in flight, and kill the aepflow-render companion it runs.
+func handleStop() { stopsig.Handle(fsio.RemoveTemps, killCompanions) }

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
-	"github.com/aepflow/aepflow/internal/atomicfile"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/textdiff"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
@@ -23,17 +24,22 @@ import (
 
 // loadTreeWorkflow parses the workflow reference id, loads the tree at root
 // and finds the workflow. The tree's sources are added to sources for the
-// text printer. The tree is nil when it does not load, the workflow nil when
+// text printer, and its files to the command's inputs (no --out may land
+// on one). The tree is nil when it does not load, the workflow nil when
 // the reference is bad or unknown; the list says why.
-func loadTreeWorkflow(root, id string, sources diag.Sources) (*workflow.Workflow, *tree.Tree, diag.List) {
+func loadTreeWorkflow(cmd *cobra.Command, root, id string, sources diag.Sources) (*workflow.Workflow, *tree.Tree, diag.List) {
 	ref, err := ident.ParseRef(ident.Dotted, id)
 	if err != nil {
 		return nil, nil, diag.List{diag.Errorf("invalid_reference", "`--id %s` is not a workflow reference: %v", id, err).WithPath("--id")}
 	}
 	t, ds := tree.Load(root)
+	ds.Extend(t.RequireDocuments())
 	if t != nil {
 		for name, data := range t.Sources {
 			sources[name] = data
+		}
+		for _, f := range t.Files {
+			noteInputs(cmd, f.Path)
 		}
 	}
 	if ds.HasErrors() || t == nil {
@@ -65,36 +71,74 @@ func ioError(path string, err error) diag.Diagnostic {
 	return diag.Errorf("io_error", "cannot access `%s`: %v", path, err).InFile(path)
 }
 
-// emitDocument prints the document to stdout, writes it atomically to out
-// (printing the path), or with check compares it with out.
+// maxCheckedFile bounds the file --check compares with: larger than any
+// document aepflow writes, it keeps a wrong --out (a disk image, a log)
+// from being read whole.
+const maxCheckedFile = 64 << 20
+
+// emitDocument writes the document to standard output (out "" or `-`),
+// atomically to the file out (printing its path; see writeOutput), or with
+// check compares it with out.
 func emitDocument(cmd *cobra.Command, out string, check bool, doc []byte) error {
 	switch {
 	case check:
 		return checkStale(cmd.OutOrStdout(), out, doc)
-	case out != "":
-		if err := atomicfile.Write(out, doc, 0o644); err != nil {
-			return reportDiagnostics(cmd.ErrOrStderr(), diag.List{ioError(out, err)}, nil)
+	case out != "" && out != stdio:
+		if err := writeOutput(cmd, out, doc, false); err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) && ee.err != nil {
+				return reportDiagnostics(cmd.ErrOrStderr(), diag.List{outputError(out, ee.err)}, nil)
+			}
+			return err
 		}
 		fmt.Fprintln(cmd.OutOrStdout(), out)
 		return nil
 	}
-	_, err := cmd.OutOrStdout().Write(doc)
-	return err
+	return writeStdout(cmd, doc)
+}
+
+// outputError is the io_error diagnostic for an output that cannot be
+// written, saying why (not a regular file, one of the inputs, …).
+func outputError(path string, err error) diag.Diagnostic {
+	var fe *fsio.Error
+	if errors.As(err, &fe) {
+		return diag.Errorf("io_error", "cannot write `%s`: %s", path, fe.Reason()).InFile(path)
+	}
+	return ioError(path, err)
 }
 
 // checkStale compares the file with the bytes this run would write: exit 0
 // when identical, else exit 1 with a unified diff from the file to them.
+// The file is read through fsio: a named pipe or a device is refused.
 func checkStale(stdout io.Writer, path string, want []byte) error {
-	have, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return exitWith(exitProblems, fmt.Errorf("%s: %v", path, err))
+	diff, missing, err := staleDiff(path, path, want)
+	if err != nil {
+		return exitWith(exitProblems, err)
 	}
-	if err == nil && bytes.Equal(have, want) {
+	if diff == "" && !missing {
 		return nil
 	}
-	fmt.Fprint(stdout, textdiff.Unified(path, path+" (regenerated)", have, want))
-	if err != nil {
+	fmt.Fprint(stdout, diff)
+	if missing {
 		return exitWith(exitProblems, fmt.Errorf("%s does not exist; run the command without --check to write it", path))
 	}
 	return exitWith(exitProblems, fmt.Errorf("%s is stale; run the command without --check to rewrite it", path))
+}
+
+// staleDiff compares the file at path with want, naming it label in the
+// diff: "" when the file holds exactly want, else the unified diff from the
+// file (a missing one counts as empty, and missing is true) to want. The
+// file is read through fsio, bounded: one larger than maxCheckedFile, or
+// one that is not a regular file, is an error.
+func staleDiff(path, label string, want []byte) (diff string, missing bool, err error) {
+	have, err := fsio.ReadFile(path, maxCheckedFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		missing = true
+	case err != nil:
+		return "", false, err
+	case bytes.Equal(have, want):
+		return "", false, nil
+	}
+	return textdiff.Unified(label, label+" (regenerated)", have, want), missing, nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/flow"
 	"github.com/spf13/cobra"
@@ -57,7 +59,7 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 			if cmd.Flags().Changed("max-attempts") && (maxAttempts < 1 || maxAttempts > maxRepeat) {
 				return usageError("--max-attempts must be in 1..%d, got %d", maxRepeat, maxAttempts)
 			}
-			doc, ds := flow.CheckFile(file, flow.CheckOptions{MaxAttempts: maxAttempts, Governed: governed})
+			doc, ds := checkFlowInput(cmd, file, flow.CheckOptions{MaxAttempts: maxAttempts, Governed: governed})
 			var p *flow.Plan
 			if doc != nil {
 				var pds diag.List
@@ -65,13 +67,13 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 				ds.Extend(pds)
 			}
 			if err := writeText(cmd.ErrOrStderr(), ds, nil); err != nil {
-				return exitWith(exitUndecided, err)
+				return exitWith(exitProblems, fmt.Errorf("cannot write the diagnostics: %v", errText(err)))
 			}
 			out := cmd.OutOrStdout()
 			if ds.HasErrors() {
 				if asJSON {
 					if err := flow.WriteRefusedJSON(out, ds); err != nil {
-						return exitWith(exitUndecided, err)
+						return exitWith(exitProblems, fmt.Errorf("cannot write to standard output: %v", errText(err)))
 					}
 				}
 				return exitWith(exitProblems, nil)
@@ -81,12 +83,12 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 				write = p.WriteJSON
 			}
 			if err := write(out); err != nil {
-				return exitWith(exitUndecided, err)
+				return exitWith(exitProblems, fmt.Errorf("cannot write to standard output: %v", errText(err)))
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&file, "flow", "", "flow document `FILE` to check (.yaml, .yml or .json)")
+	cmd.Flags().StringVar(&file, "flow", "", "flow document `FILE` to check (.yaml, .yml or .json; - reads standard input, JSON or YAML by its content)")
 	cmd.Flags().IntVar(&maxAttempts, "max-attempts", 0, "override every group's repeat bound, `N` ≥ 1")
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, or json (the plan or the refusal as one JSON line)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "the same as --format json")
@@ -97,4 +99,23 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 		return []string{"yaml", "yml", "json"}, cobra.ShellCompDirectiveFilterFileExt
 	})
 	return cmd
+}
+
+// checkFlowInput reads and checks the flow document --flow names: a file,
+// read by its extension, or standard input for `-`, whose format is told
+// from its content (flow.DetectFormat: JSON when it starts with `{`).
+func checkFlowInput(cmd *cobra.Command, file string, opts flow.CheckOptions) (*flow.Document, diag.List) {
+	if file != stdio {
+		noteInputs(cmd, file)
+		return flow.CheckFile(file, opts)
+	}
+	data, err := readInput(cmd, "--flow", file, flow.MaxSize)
+	if err != nil {
+		return nil, diag.List{diag.Errorf("flow_unreadable", "cannot read flow document `%s`: %s", stdinName, errText(err)).InFile(stdinName)}
+	}
+	raw, ds := flow.ReadAs(stdinName, flow.DetectFormat(data), data)
+	if raw == nil {
+		return nil, ds
+	}
+	return flow.Check(raw, opts)
 }

@@ -2,18 +2,25 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/render"
 	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 func init() { register(newRenderCmd) }
@@ -30,6 +37,11 @@ const renderCompanionEnv = "AEPFLOW_RENDER"
 type renderFlags struct {
 	id, root, format, out, run, state, clusters string
 	check                                       bool
+	// formatSet is whether --format was given; toTerminal whether the
+	// output would go to a terminal.
+	formatSet, toTerminal bool
+	// timeout bounds the companion's layout (svg, png).
+	timeout time.Duration
 }
 
 func newRenderCmd() *cobra.Command {
@@ -72,6 +84,8 @@ error.`,
   aepflow render --id adp/default --root tree --run AUTH-142/3 --format png --out run.png`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.formatSet = cmd.Flags().Changed("format")
+			f.toTerminal = (f.out == "" || f.out == stdio) && isTerminal(cmd.OutOrStdout())
 			if err := f.validate(); err != nil {
 				return err
 			}
@@ -88,7 +102,7 @@ error.`,
 	fl.StringVar(&f.id, "id", "", "workflow reference `REF`, such as adp/default or adp/default/2 (required)")
 	fl.StringVar(&f.root, "root", ".", "root `DIR` of the document tree")
 	fl.StringVar(&f.format, "format", "svg", "output `FORMAT`: svg, png, dot or mermaid")
-	fl.StringVar(&f.out, "out", "", "write to `FILE` (atomically) and print its path")
+	fl.StringVar(&f.out, "out", "", "write to `FILE` (atomically; - for stdout) and print its path")
 	fl.StringVar(&f.run, "run", "", "overlay run `TASK/N` of the project found from the working directory")
 	fl.StringVar(&f.state, "snapshot", "", "overlay the run in this engine snapshot `FILE`")
 	// --state was the flag's first name; evaluate's --state names a state,
@@ -97,6 +111,7 @@ error.`,
 	_ = fl.MarkHidden("state")
 	fl.StringVar(&f.clusters, "clusters", "", "group states into clusters by `KIND`: phases (dot, svg, png)")
 	fl.BoolVar(&f.check, "check", false, "with --out: exit 1 with a diff when the file is stale; write nothing")
+	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "give up on an svg or png layout that takes longer than this `DURATION`")
 	completeRoot(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(renderFormats...))
@@ -110,24 +125,58 @@ error.`,
 // renderFormats lists the values of --format.
 var renderFormats = []string{"dot", "mermaid", "png", "svg"}
 
+// renderExtensions maps the extensions of --out to the format they name.
+var renderExtensions = map[string]string{
+	".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid", ".png": "png", ".svg": "svg",
+}
+
+// formatFromOut applies --out's extension (issue 11): without --format the
+// extension names the format (no extension keeps the default, svg); an
+// extension that names another format than --format is a contradiction,
+// and one that names none needs --format.
+func (f *renderFlags) formatFromOut() error {
+	if f.out == "" || f.out == stdio {
+		return nil
+	}
+	ext := strings.ToLower(filepath.Ext(f.out))
+	byName, known := renderExtensions[ext]
+	switch {
+	case ext == "":
+	case !known && !f.formatSet:
+		return usageError("cannot tell the format from --out %s: give --format (svg, png, dot or mermaid), or name the file .svg, .png, .dot or .mmd", f.out)
+	case known && f.formatSet && byName != f.format:
+		return usageError("--format %s contradicts --out %s, which names %s", f.format, f.out, byName)
+	case known:
+		f.format = byName
+	}
+	return nil
+}
+
 // validate applies the flag rules of rendering.md §1; each break is a usage
 // error.
-func (f renderFlags) validate() error {
+func (f *renderFlags) validate() error {
+	if f.id != "" && slices.Contains(renderFormats, f.format) {
+		if err := f.formatFromOut(); err != nil {
+			return err
+		}
+	}
 	switch {
 	case f.id == "":
 		return usageError("--id is required")
 	case !slices.Contains(renderFormats, f.format):
 		return checkEnum("format", f.format, renderFormats)
-	case f.format == "png" && f.out == "":
-		return usageError("--format png needs --out: a PNG is not written to a terminal")
+	case f.format == "png" && f.toTerminal:
+		return usageError("--format png is not written to a terminal: give --out FILE, or redirect standard output")
 	case f.state != "" && f.run != "":
 		return usageError("--snapshot and --run are mutually exclusive")
 	case f.clusters != "" && f.clusters != "phases":
 		return checkEnum("clusters", f.clusters, []string{"phases"})
 	case f.check && f.format != "dot" && f.format != "mermaid":
 		return usageError("--check works with --format dot or mermaid, not %s", f.format)
-	case f.check && f.out == "":
+	case f.check && (f.out == "" || f.out == stdio):
 		return usageError("--check needs --out: the file to compare")
+	case f.timeout <= 0:
+		return usageError("--timeout must be positive, not %v", f.timeout)
 	}
 	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
 		return usageError("--root %q is not a directory", f.root)
@@ -135,11 +184,17 @@ func (f renderFlags) validate() error {
 	return nil
 }
 
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
 // runRender loads, draws and writes (or checks) the picture.
 func runRender(cmd *cobra.Command, f renderFlags) error {
 	stderr := cmd.ErrOrStderr()
 	sources := diag.Sources{}
-	w, _, ds := loadTreeWorkflow(f.root, f.id, sources)
+	w, _, ds := loadTreeWorkflow(cmd, f.root, f.id, sources)
 	if w == nil {
 		return reportDiagnostics(stderr, ds, sources)
 	}
@@ -148,7 +203,7 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 	}
 	var err error
 	opts := render.Options{ClusterPhases: f.clusters == "phases"}
-	if opts.Overlay, err = renderOverlay(f, w); err != nil {
+	if opts.Overlay, err = renderOverlay(cmd, f, w); err != nil {
 		return renderRefuse(stderr, err, sources)
 	}
 	var doc []byte
@@ -166,24 +221,24 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 				w.ID, len(w.States), len(w.Transitions), f.format, render.MaxLayoutStates, render.MaxLayoutTransitions))
 		}
 		opts.Tooltips = true
-		if doc, err = renderWithCompanion(render.DOT(w, opts), f.format); err != nil {
+		if doc, err = renderWithCompanion(render.DOT(w, opts), f.format, f.timeout); err != nil {
 			return exitWith(exitProblems, err)
 		}
 	}
 	return emitDocument(cmd, f.out, f.check, doc)
 }
 
-// renderOverlay reads the overlay of --state or --run, if any, and checks it
+// renderOverlay reads the overlay of --snapshot or --run, if any, and checks it
 // against the workflow.
-func renderOverlay(f renderFlags, w *workflow.Workflow) (*render.Overlay, error) {
+func renderOverlay(cmd *cobra.Command, f renderFlags, w *workflow.Workflow) (*render.Overlay, error) {
 	var ov *render.Overlay
 	switch {
 	case f.state != "":
-		data, err := os.ReadFile(f.state)
+		data, err := readInput(cmd, "--snapshot", f.state, yamldoc.MaxFileSize)
 		if err != nil {
-			return nil, fmt.Errorf("cannot read snapshot: %v", err)
+			return nil, fmt.Errorf("cannot read the snapshot: %v", err)
 		}
-		if ov, err = render.ReadSnapshot(f.state, data); err != nil {
+		if ov, err = render.ReadSnapshot(inputName(f.state), data); err != nil {
 			return nil, err
 		}
 	case f.run != "":
@@ -210,17 +265,39 @@ func renderRefuse(stderr io.Writer, err error, sources diag.Sources) error {
 	return exitWith(exitProblems, err)
 }
 
-// renderWithCompanion runs aepflow-render to lay out dot as format.
-func renderWithCompanion(dot []byte, format string) ([]byte, error) {
+// renderWithCompanion runs aepflow-render to lay out dot as format within
+// timeout. The companion dies with aepflow (a parent-death signal on
+// Linux, armed by the kernel before it runs, and again by the companion
+// itself), is killed when aepflow is told to stop (companions), and is
+// killed when it outlives its own time bound by a grace period.
+func renderWithCompanion(dot []byte, format string, timeout time.Duration) ([]byte, error) {
 	bin, err := findRenderCompanion()
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+companionGrace)
+	defer cancel()
 	var stdout, stderr bytes.Buffer
-	c := exec.Command(bin, "--format", format)
+	c := exec.CommandContext(ctx, bin, "--format", format, "--timeout", timeout.String())
 	c.Stdin = bytes.NewReader(dot)
 	c.Stdout, c.Stderr = &stdout, &stderr
-	if err := c.Run(); err != nil {
+	c.Env = append(os.Environ(), companionParentEnv+"="+strconv.Itoa(os.Getpid()))
+	dieWithParent(c)
+	// The parent-death signal fires when the thread that started the
+	// child ends, not the process: keep this goroutine on its thread
+	// until the companion is gone.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := c.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start %s: %v", bin, err)
+	}
+	companions.add(c.Process)
+	err = c.Wait()
+	companions.remove(c.Process)
+	if ctx.Err() == context.DeadlineExceeded {
+		return nil, fmt.Errorf("%s did not finish within %v and was stopped; the graph is too costly to lay out: use --format dot or mermaid", bin, timeout+companionGrace)
+	}
+	if err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
@@ -228,6 +305,46 @@ func renderWithCompanion(dot []byte, format string) ([]byte, error) {
 		return nil, fmt.Errorf("%s failed: %s", bin, msg)
 	}
 	return stdout.Bytes(), nil
+}
+
+// companionGrace is how long past its own time bound aepflow waits for the
+// companion before killing it.
+var companionGrace = 5 * time.Second
+
+// companionParentEnv passes aepflow's pid to the companion
+// (aepflow-render's ParentEnv).
+const companionParentEnv = "AEPFLOW_RENDER_PARENT"
+
+// processSet holds the companions running, so that the stop handler can
+// kill them.
+type processSet struct {
+	mu    sync.Mutex
+	procs map[*os.Process]bool
+}
+
+// companions are the aepflow-render processes this process runs.
+var companions = &processSet{procs: map[*os.Process]bool{}}
+
+func (s *processSet) add(p *os.Process) {
+	s.mu.Lock()
+	s.procs[p] = true
+	s.mu.Unlock()
+}
+
+func (s *processSet) remove(p *os.Process) {
+	s.mu.Lock()
+	delete(s.procs, p)
+	s.mu.Unlock()
+}
+
+// killCompanions kills every companion running; aepflow calls it when it
+// is told to stop.
+func killCompanions() {
+	companions.mu.Lock()
+	defer companions.mu.Unlock()
+	for p := range companions.procs {
+		_ = p.Kill()
+	}
 }
 
 // findRenderCompanion looks for aepflow-render in $AEPFLOW_RENDER, next to

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRenderHookBinaryHasNoGraphviz asserts rendering.md §6.3: the binary
@@ -68,7 +69,10 @@ func TestRenderUsageExitCodes(t *testing.T) {
 	cases := [][]string{
 		{"render", "--root", root},
 		{"render", "--id", "demo/pic", "--root", root, "--format", "jpg"},
-		{"render", "--id", "demo/pic", "--root", root, "--format", "png"},
+		{"render", "--id", "demo/pic", "--root", root, "--format", "png", "--out", "x.svg"},
+		{"render", "--id", "demo/pic", "--root", root, "--format", "dot", "--out", "x.mmd"},
+		{"render", "--id", "demo/pic", "--root", root, "--out", "x.txt"},
+		{"render", "--id", "demo/pic", "--root", root, "--format", "dot", "--out", "-", "--check"},
 		{"render", "--id", "demo/pic", "--root", root, "--state", "s.json", "--run", "T/1"},
 		{"render", "--id", "demo/pic", "--root", root, "--format", "svg", "--out", "x.svg", "--check"},
 		{"render", "--id", "demo/pic", "--root", root, "--format", "png", "--out", "x.png", "--check"},
@@ -190,5 +194,57 @@ func TestRenderSVGAndPNG(t *testing.T) {
 	}
 	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 300 || b.Dx() > 3000 || b.Dy() > 3000 {
 		t.Errorf("png is %dx%d, want a sensible size", b.Dx(), b.Dy())
+	}
+
+	// The format follows --out's extension when --format is absent.
+	byName := filepath.Join(t.TempDir(), "byname.png")
+	if code := run([]string{"render", "--id", "demo/pic", "--root", root, "--out", byName}, nil, &out, &errb); code != exitOK {
+		t.Fatalf("--out x.png: exit %d: %s", code, errb.String())
+	}
+	if data, _ := os.ReadFile(byName); !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("--out %s without --format did not write a PNG: %.20q", byName, data)
+	}
+	// PNG goes to standard output when it is not a terminal (a pipe).
+	out.Reset()
+	if code := run([]string{"render", "--id", "demo/pic", "--root", root, "--format", "png"}, nil, &out, &errb); code != exitOK {
+		t.Fatalf("png to a pipe: exit %d: %s", code, errb.String())
+	}
+	if !bytes.HasPrefix(out.Bytes(), []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("png to a pipe: stdout is not a PNG: %.20q", out.Bytes())
+	}
+}
+
+// TestRenderPNGNotToATerminal: only a terminal is refused PNG bytes.
+func TestRenderPNGNotToATerminal(t *testing.T) {
+	root := renderTree(t)
+	f := renderFlags{id: "demo/pic", root: root, format: "png", formatSet: true, toTerminal: true, timeout: time.Second}
+	if err := f.validate(); err == nil || !strings.Contains(err.Error(), "not written to a terminal") {
+		t.Errorf("png to a terminal: %v", err)
+	}
+	f.toTerminal = false
+	if err := f.validate(); err != nil {
+		t.Errorf("png to a pipe: %v", err)
+	}
+}
+
+// TestRenderCompanionTimeBound: a companion that outlives its time bound
+// (by the grace period) is killed, and render reports it clearly.
+func TestRenderCompanionTimeBound(t *testing.T) {
+	dir := t.TempDir()
+	companion := filepath.Join(dir, "slow-render")
+	if err := os.WriteFile(companion, []byte("#!/bin/sh\nexec sleep 600\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(renderCompanionEnv, companion)
+	defer func(g time.Duration) { companionGrace = g }(companionGrace)
+	companionGrace = 50 * time.Millisecond
+	root := renderTree(t)
+	var out, errb bytes.Buffer
+	code := run([]string{"render", "--id", "demo/pic", "--root", root, "--timeout", "10ms"}, nil, &out, &errb)
+	if code != exitProblems || !strings.Contains(errb.String(), "did not finish within 60ms and was stopped; the graph is too costly to lay out") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout %q", out.String())
 	}
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/aepflow/aepflow/transition"
 )
 
 // Exit codes shared by every command except where a protocol fixes its own
@@ -82,15 +86,132 @@ Exit codes: 0 clean, 1 problems found or input refused, 2 usage error,
 	for _, f := range commandFactories {
 		root.AddCommand(f())
 	}
+	guardCommands(root)
 	return root
+}
+
+// guardCommands makes every command of the tree fail closed: a command
+// that has subcommands refuses no verb or an unknown one (usage error, with
+// cobra's suggestions) instead of printing help and exiting 0, and every
+// RunE is wrapped by guardRun.
+func guardCommands(cmd *cobra.Command) {
+	if cmd.HasSubCommands() && cmd.RunE == nil && cmd.Run == nil && cmd.HasParent() {
+		cmd.Args = cobra.ArbitraryArgs
+		// Flags after an unknown verb belong to the verb meant: report
+		// the verb, not its first flag.
+		cmd.FParseErrWhitelist.UnknownFlags = true
+		cmd.RunE = groupRunE
+	}
+	if cmd.RunE != nil {
+		cmd.RunE = guardRun(cmd.RunE)
+	}
+	for _, c := range cmd.Commands() {
+		guardCommands(c)
+	}
+}
+
+// guardRun wraps a command's RunE: an error that carries no exit code (a
+// failed write, say) exits 1, since usage errors never reach RunE, and a
+// panic is reported as an internal failure (exit 3) instead of crashing
+// with Go's exit 2, which means "usage" here and "refuse" to the hook.
+func guardRun(runE func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				where := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+				err = exitWith(internalExit(cmd), fmt.Errorf("%s: internal error: %v (a bug in aepflow; please report it)", where, r))
+			}
+		}()
+		err = runE(cmd, args)
+		var ee *exitError
+		if err != nil && !errors.As(err, &ee) {
+			err = exitWith(exitProblems, err)
+		}
+		return err
+	}
+}
+
+// groupRunE answers a group command (drive, trace) run with no verb or an
+// unknown one: a usage error naming the verbs, with cobra's "did you mean"
+// suggestion. Under drive it also prints the hook's refusal line, because
+// the hook's exit 2 always carries `{"reason": …}` on stdout.
+func groupRunE(cmd *cobra.Command, args []string) error {
+	var verbs []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			verbs = append(verbs, c.Name())
+		}
+	}
+	var msg string
+	switch {
+	case len(args) == 0:
+		msg = fmt.Sprintf("%q needs a verb: %s (see %q)", cmd.CommandPath(), orList(verbs), cmd.CommandPath()+" --help")
+	default:
+		msg = fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+		if cmd.SuggestionsMinimumDistance <= 0 {
+			cmd.SuggestionsMinimumDistance = 2 // cobra's default for the root
+		}
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %q?", s[0])
+		} else {
+			msg += "; its verbs are " + orList(verbs)
+		}
+	}
+	if underDrive(cmd) {
+		_ = writeStdout(cmd, transition.RefusalJSON(msg))
+	}
+	return exitWith(exitUsage, errors.New(msg))
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return "none"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// underDrive reports whether cmd is `aepflow drive` or one of its verbs:
+// the commands the harness runs as its hook, whose exit codes the hook
+// protocol fixes.
+func underDrive(cmd *cobra.Command) bool {
+	for c := cmd; c != nil && c.HasParent(); c = c.Parent() {
+		if !c.Parent().HasParent() {
+			return c.Name() == "drive"
+		}
+	}
+	return false
+}
+
+// internalExit returns the exit code of an internal failure of cmd: 3,
+// except under a protocol that fixes its own (the hook: 1, cannot answer).
+func internalExit(cmd *cobra.Command) int {
+	if underDrive(cmd) {
+		return hookCannot
+	}
+	return exitUndecided
 }
 
 // run executes the command line args and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd(stdin, stdout, stderr)
+	return execute(newRootCmd(stdin, stdout, stderr), args, stderr)
+}
+
+// execute runs the command tree root on args and returns the exit code,
+// printing the error (if any) to stderr as "aepflow: <err>".
+func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteContextC(withIOState(context.Background()))
 	if err == nil {
+		if underDrive(cmd) && helpAsked(cmd) {
+			// Asking the hook for help is not an answer: exit 0 would
+			// let the transition through (`aepflow help drive
+			// transition` shows the same text and exits 0).
+			return hookCannot
+		}
 		return exitOK
 	}
 	var ee *exitError
@@ -100,7 +221,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ee.code
 	}
-	// cobra's own errors (unknown command, bad arguments) are usage errors.
+	// cobra's own errors (unknown command, bad arguments) are usage
+	// errors; under drive, where exit 2 must carry a reason, they are
+	// "cannot answer".
 	fmt.Fprintf(stderr, "aepflow: %v\n", err)
+	if cmd != nil && underDrive(cmd) {
+		return hookCannot
+	}
 	return exitUsage
+}
+
+// helpAsked reports whether cmd ran because --help or -h was given.
+func helpAsked(cmd *cobra.Command) bool {
+	f := cmd.Flags().Lookup("help")
+	return f != nil && f.Changed
 }

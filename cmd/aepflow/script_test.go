@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/aepflow/aepflow/internal/stopsig"
 )
 
 // TestMain lets the test binary act as the aepflow command inside scripts.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"aepflow": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"aepflow": func() { handleStop(); stopsig.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
@@ -23,5 +25,17 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") == "1",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// mkfifo PATH... makes named pipes, the input that hangs a
+			// reader that opens it blocking.
+			"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) == 0 {
+					ts.Fatalf("usage: mkfifo PATH...")
+				}
+				for _, a := range args {
+					ts.Check(mkfifo(ts.MkAbs(a)))
+				}
+			},
+		},
 	})
 }

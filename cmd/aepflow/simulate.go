@@ -9,7 +9,6 @@ import (
 	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
-	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
@@ -99,7 +98,7 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	}
 	stderr := cmd.ErrOrStderr()
 	sources := diag.Sources{}
-	w, t, ds := loadTreeWorkflow(f.root, f.id, sources)
+	w, t, ds := loadTreeWorkflow(cmd, f.root, f.id, sources)
 	if t != nil {
 		// Loaded and validated as analyze and validate load it.
 		ds.Extend(engine.CheckVocabulary(t))
@@ -109,7 +108,7 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	}
 	var m *stepmap.Map
 	if f.mapRef != "" {
-		sel, mds := compiler.SelectMap(f.mapRef, t.StepMapList(), w, func(p string) ([]byte, error) { return fsio.ReadFile(p, maxMapFile) })
+		sel, mds := compiler.SelectMap(f.mapRef, t.StepMapList(), w, func(p string) ([]byte, error) { return readInput(cmd, "--map", p, maxMapFile) })
 		if sel == nil || mds.HasErrors() {
 			return reportDiagnostics(stderr, mds, sources)
 		}
@@ -117,18 +116,18 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	}
 	var files []analysis.ScenarioFile
 	for _, name := range f.evidence {
-		data, err := readInput(cmd, name, analysis.MaxScenarioFile)
+		data, err := readInput(cmd, "--evidence", name, analysis.MaxScenarioFile)
 		if err != nil {
-			return reportDiagnostics(stderr, diag.List{ioError(name, err)}, sources)
+			return reportDiagnostics(stderr, diag.List{ioError(inputName(name), err)}, sources)
 		}
-		sources[name] = data
-		files = append(files, analysis.ScenarioFile{Name: name, Data: data})
+		sources[inputName(name)] = data
+		files = append(files, analysis.ScenarioFile{Name: inputName(name), Data: data})
 	}
 	sc, ds := analysis.ReadScenarios(files, w, time.Now())
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)
 	}
-	plan, ds := simulationPlan(t, w, f.task, sc, sources)
+	plan, ds := simulationPlan(cmd, t, w, f.task, sc, sources)
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)
 	}
@@ -148,7 +147,7 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	if err != nil {
 		return exitWith(exitSimInternal, err)
 	}
-	if err := emitOutput(cmd, f.out, out.Bytes(), treeInputs(t, append([]string{f.mapRef, f.task}, f.evidence...)...)); err != nil {
+	if err := emitDocument(cmd, f.out, false, out.Bytes()); err != nil {
 		return err
 	}
 	switch run.Outcome.Kind {
@@ -160,24 +159,17 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	return nil
 }
 
-// readInput reads a file argument through fsio with a cap; `-` is stdin.
-func readInput(cmd *cobra.Command, name string, limit int64) ([]byte, error) {
-	if name == "-" {
-		return fsio.ReadAll(cmd.InOrStdin(), "stdin", limit)
-	}
-	return fsio.ReadFile(name, limit)
-}
-
 // simulationPlan resolves --task with the scenario's facts appended to its
 // constraints.facts; nil without --task (the bare plan).
-func simulationPlan(t *tree.Tree, w *workflow.Workflow, taskFile string, sc *analysis.Scenario, sources diag.Sources) (*engine.Plan, diag.List) {
+func simulationPlan(cmd *cobra.Command, t *tree.Tree, w *workflow.Workflow, taskFile string, sc *analysis.Scenario, sources diag.Sources) (*engine.Plan, diag.List) {
 	if taskFile == "" {
 		return nil, nil
 	}
-	data, err := fsio.ReadFile(taskFile, maxTaskFile)
+	data, err := readInput(cmd, "--task", taskFile, maxTaskFile)
 	if err != nil {
-		return nil, diag.List{ioError(taskFile, err)}
+		return nil, diag.List{ioError(inputName(taskFile), err)}
 	}
+	taskFile = inputName(taskFile)
 	sources[taskFile] = data
 	task, ds := engine.ReadTask(taskFile, data)
 	if ds.HasErrors() {

@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/internal/atomicfile"
 	"github.com/aepflow/aepflow/trace"
 )
 
@@ -169,6 +169,10 @@ refused input, an unknown --advisory id or a bad or future --observed-at;
 			if err := checkFormat(format, "yaml", "json", "text"); err != nil {
 				return err
 			}
+			var err error
+			if format, err = evidenceFormat(format, cmd.Flags().Changed("format"), out); err != nil {
+				return err
+			}
 			at := time.Now().UnixMilli()
 			if cmd.Flags().Changed("observed-at") {
 				var err error
@@ -184,6 +188,7 @@ refused input, an unknown --advisory id or a bad or future --observed-at;
 			if err != nil {
 				return exitWith(exitProblems, err)
 			}
+			noteInputs(cmd, spec, transcript)
 			return emitEvidence(cmd, rec, format, out)
 		},
 	}
@@ -191,7 +196,7 @@ refused input, an unknown --advisory id or a bad or future --observed-at;
 	cmd.Flags().StringVar(&transcript, "transcript", "", "transcript `FILE` to judge")
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
 	cmd.Flags().StringVar(&observedAt, "observed-at", "", "observation time: `DATE` (YYYY-MM-DD) or epoch milliseconds (default now)")
-	cmd.Flags().StringVar(&out, "out", "", "write the record to `FILE` instead of stdout")
+	cmd.Flags().StringVar(&out, "out", "", "write the record to `FILE` (- for stdout) instead of stdout")
 	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
 	completeFormats(cmd, "yaml", "json", "text")
 	return cmd
@@ -284,23 +289,37 @@ func emitEvidence(cmd *cobra.Command, rec *trace.Evidence, format, out string) e
 	if err != nil {
 		return exitWith(exitProblems, err)
 	}
-	if out == "" {
-		_, err = cmd.OutOrStdout().Write(b.Bytes())
-		return err
+	if out == "" || out == stdio {
+		return writeStdout(cmd, b.Bytes())
 	}
-	if err := writeCreatingDirs(out, b.Bytes()); err != nil {
-		return exitWith(exitProblems, err)
+	// Parent directories are created: evidence records usually go into a
+	// run directory that may not exist yet.
+	if err := writeOutput(cmd, out, b.Bytes(), true); err != nil {
+		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%s — %s\n", out, rec.Status)
 	return nil
 }
 
-// writeCreatingDirs writes data to path atomically, creating its parent
-// directories first: evidence records usually go into a run directory that
-// may not exist yet.
-func writeCreatingDirs(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+// evidenceFormat returns the format of the record: --format when given
+// (set), else the one --out's extension names (`.json` JSON, `.yaml` or
+// `.yml` YAML), else yaml. An extension that contradicts --format is a
+// usage error, so nothing is written.
+func evidenceFormat(format string, set bool, out string) (string, error) {
+	var byName string
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".json":
+		byName = "json"
+	case ".yaml", ".yml":
+		byName = "yaml"
 	}
-	return atomicfile.Write(path, data, 0o644)
+	switch {
+	case out == "" || out == stdio || byName == "":
+		return format, nil
+	case !set:
+		return byName, nil
+	case format == "text" && byName == "yaml", format == byName:
+		return format, nil
+	}
+	return "", usageError("--format %s contradicts --out %s, which names %s", format, out, byName)
 }

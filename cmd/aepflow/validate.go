@@ -9,6 +9,7 @@ import (
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/spf13/cobra"
 )
 
@@ -31,11 +32,14 @@ each at its file, line and column with a stable code (docs/codes-documents.md).
 Without FILE arguments the whole tree at --root is loaded: protocols/, principles/,
 workflows/, profiles/, artifacts/lifecycles/ and drivers/, in that order. Every
 document is read strictly and validated, duplicates and misplaced documents are
-refused, and every step map is checked against the workflow it pins. Every fact a
+refused, and every step map is checked against the workflow it pins. Every
+reference a profile or protocol makes (protocol, extends, workflow, principles)
+is resolved as evaluate and the hook resolve it, and one the tree lacks is
+reported at its line (resolution_failed). Every fact a
 profile's workflow or completion reads must match an ` + "`observables`" + ` pattern of the
 profile's protocol chain (unobservable_fact).
 
-With FILE arguments each file is validated on its own. Its kind is read from its
+With FILE arguments each file is validated on its own (- reads standard input). Its kind is read from its
 contents (a step map declares ` + "`format:`" + `, a workflow has ` + "`initial`" + ` and ` + "`states`" + `, …),
 else from the directory it sits in, or forced with --kind (protocol, principle,
 workflow, profile, lifecycle, step_map; driver-steps is accepted for step_map).
@@ -71,14 +75,16 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 			var sources diag.Sources
 			var count int
 			if len(files) > 0 {
-				diags, sources, count = validateFiles(files, k)
+				diags, sources, count = validateFiles(cmd, files, k)
 			} else {
 				if info, err := os.Stat(root); err != nil || !info.IsDir() {
 					return usageError("--root %q is not a directory", root)
 				}
 				t, ds := tree.Load(root)
-				// The vocabulary check reads the documents just loaded: one
-				// load, one parse per file.
+				ds.Extend(t.RequireDocuments())
+				// The reference and vocabulary checks read the documents
+				// just loaded: one load, one parse per file.
+				ds.Extend(engine.CheckReferences(t))
 				ds.Extend(engine.CheckVocabulary(t))
 				diags, sources, count = ds, t.Sources, len(t.Files)
 			}
@@ -94,18 +100,20 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 	return cmd
 }
 
-// validateFiles validates each file on its own.
-func validateFiles(files []string, kind tree.Kind) (diag.List, diag.Sources, int) {
+// validateFiles validates each file on its own; `-` is standard input,
+// whose kind is told from its contents (or --kind), as a file's is.
+func validateFiles(cmd *cobra.Command, files []string, kind tree.Kind) (diag.List, diag.Sources, int) {
 	var diags diag.List
 	sources := diag.Sources{}
 	for _, f := range files {
-		data, ds := tree.ReadFile(f)
-		diags.Extend(ds)
-		if data == nil {
+		name := inputName(f)
+		data, err := readInput(cmd, "FILE", f, yamldoc.MaxFileSize)
+		if err != nil {
+			diags.Add(tree.ReadError(name, err))
 			continue
 		}
-		sources[f] = data
-		_, ds = tree.LoadDocument(f, data, kind)
+		sources[name] = data
+		_, ds := tree.LoadDocument(name, data, kind)
 		diags.Extend(ds)
 	}
 	return diags, sources, len(files)
@@ -128,7 +136,7 @@ func report(w io.Writer, format string, diags diag.List, sources diag.Sources, c
 		}
 	}
 	if err != nil {
-		return exitWith(exitUndecided, err)
+		return exitWith(exitProblems, fmt.Errorf("cannot write the report: %v", errText(err)))
 	}
 	if diags.HasErrors() {
 		return exitWith(exitProblems, nil)

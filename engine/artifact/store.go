@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/yamldoc"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -29,6 +31,36 @@ const (
 	CodeRelationCycle = "relation_cycle"
 )
 
+// MaxPlanningFile is the largest planning file read, in bytes (4 MiB, the
+// bound of every AEP document): a larger one is refused from its size,
+// before it is read.
+const MaxPlanningFile = 4 << 20
+
+// MaxStoreBytes bounds the bytes of all the planning files of one store
+// (64 MiB): the store is read on every consultation of the hook, so many
+// large files must not exhaust memory. A store past it is refused.
+const MaxStoreBytes = 64 << 20
+
+// storeOverBudget refuses the store at file, the first past MaxStoreBytes.
+func storeOverBudget(file string) diag.Diagnostic {
+	return diag.Errorf("input_too_large", "the planning store's files exceed the limit of %s in all", fsio.FormatSize(MaxStoreBytes)).InFile(file)
+}
+
+// planningReadError is the diagnostic for a planning file that fsio
+// refused: input_too_large over MaxPlanningFile, store_unreadable for the
+// rest (not a regular file, unreadable).
+func planningReadError(path string, err error) diag.Diagnostic {
+	if fsio.IsTooLarge(err) {
+		return diag.Errorf("input_too_large", "the planning file is larger than the limit of %s", fsio.FormatSize(MaxPlanningFile)).InFile(path)
+	}
+	reason := err.Error()
+	var fe *fsio.Error
+	if errors.As(err, &fe) {
+		reason = fe.Reason()
+	}
+	return diag.Errorf("store_unreadable", "cannot read a planning file: %s", reason).InFile(path)
+}
+
 // entry is an artifact with where it was declared, for diagnostics.
 type entry struct {
 	Artifact
@@ -42,6 +74,13 @@ type entry struct {
 // unreadable: the Graph is nil whenever the list holds errors.
 func ReadStore(dir string) (*Graph, diag.List) {
 	var diags diag.List
+	// Stat before opening: opening a named pipe would block.
+	if st, err := os.Stat(dir); os.IsNotExist(err) {
+		return NewGraph(nil), nil
+	} else if err == nil && !st.IsDir() {
+		diags.Add(diag.Errorf("store_unreadable", "cannot read the planning store: `%s` is not a directory", dir).InFile(dir))
+		return nil, diags
+	}
 	subs, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return NewGraph(nil), nil
@@ -51,6 +90,7 @@ func ReadStore(dir string) (*Graph, diag.List) {
 		return nil, diags
 	}
 	var entries []entry
+	var total int64
 	for _, sub := range subs {
 		if strings.HasPrefix(sub.Name(), ".") || !sub.IsDir() {
 			continue
@@ -66,10 +106,18 @@ func ReadStore(dir string) (*Graph, diag.List) {
 				continue
 			}
 			path := filepath.Join(dir, sub.Name(), name)
-			data, err := os.ReadFile(path)
+			if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Size() <= MaxPlanningFile && total+info.Size() > MaxStoreBytes {
+				diags.Add(storeOverBudget(path))
+				return nil, diags.Sorted()
+			}
+			data, err := fsio.ReadFile(path, MaxPlanningFile)
 			if err != nil {
-				diags.Add(diag.Errorf("store_unreadable", "cannot read a planning file: %v", err).InFile(path))
+				diags.Add(planningReadError(path, err))
 				continue
+			}
+			if total += int64(len(data)); total > MaxStoreBytes {
+				diags.Add(storeOverBudget(path))
+				return nil, diags.Sorted()
 			}
 			if e, ok := parsePlanningFile(path, data, &diags); ok {
 				entries = append(entries, e)

@@ -78,7 +78,7 @@ func (e *Error) Error() string {
 	case KindDanglingLink:
 		return fmt.Sprintf("cannot write `%s`: it is a symbolic link to the missing file `%s`", e.Path, e.What)
 	}
-	return fmt.Sprintf("cannot %s `%s`: %v", e.Op, e.Path, e.Err)
+	return fmt.Sprintf("cannot %s `%s`: %s", e.Op, e.Path, errText(e.Err))
 }
 
 // Unwrap returns the operating system's error, so errors.Is(err,

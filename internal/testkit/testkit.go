@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/internal/atomicfile"
+	"github.com/aepflow/aepflow/internal/fsio"
 )
 
 // Golden compares got with the file at path and fails t when they differ.
@@ -27,7 +27,7 @@ func Golden(t testing.TB, path string, got []byte, update bool) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := atomicfile.Write(path, got, 0o644); err != nil {
+		if err := fsio.WriteFile(path, got, fsio.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		return

@@ -49,6 +49,10 @@ var Formats = []string{"png", "svg"}
 // ErrTooLarge is wrapped by the error returned for input over a size cap.
 var ErrTooLarge = errors.New("graph too large to lay out")
 
+// ErrNoGraph is returned for input that holds no graph: empty, blank or
+// only comments.
+var ErrNoGraph = errors.New("parse DOT: the input holds no graph (it is empty, blank or only comments)")
+
 // ErrFormat is wrapped by the error returned for a format outside Formats.
 var ErrFormat = errors.New("unsupported format")
 
@@ -85,6 +89,9 @@ func Render(dot []byte, format string) ([]byte, error) {
 	if len(dot) > MaxInput {
 		return nil, fmt.Errorf("%w: %d bytes of DOT, the cap is %d", ErrTooLarge, len(dot), MaxInput)
 	}
+	if !holdsContent(dot) {
+		return nil, ErrNoGraph
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	out, err := renderLocked(dot, gv.Format(format))
@@ -109,6 +116,13 @@ func renderLocked(dot []byte, format gv.Format) (out []byte, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse DOT: %w", err)
 	}
+	if graph == nil {
+		// Input that holds no graph parses to no graph and no error (or,
+		// after an earlier failed parse, to that parse's error again);
+		// the library would dereference it. holdsContent catches the
+		// usual shapes first.
+		return nil, ErrNoGraph
+	}
 	defer closeInto("close graph", graph.Close, &err)
 	if err := checkSize(graph); err != nil {
 		return nil, err
@@ -131,6 +145,33 @@ func renderLocked(dot []byte, format gv.Format) (out []byte, err error) {
 		return paintPNG(buf.Bytes())
 	}
 	return buf.Bytes(), nil
+}
+
+// holdsContent reports whether dot holds anything but white space and
+// comments (`//` and `#` to the end of the line, `/* … */`): DOT without
+// it holds no graph.
+func holdsContent(dot []byte) bool {
+	for i := 0; i < len(dot); {
+		switch c := dot[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '#' || (c == '/' && i+1 < len(dot) && dot[i+1] == '/'):
+			if j := bytes.IndexByte(dot[i:], '\n'); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(dot)
+			}
+		case c == '/' && i+1 < len(dot) && dot[i+1] == '*':
+			j := bytes.Index(dot[i+2:], []byte("*/"))
+			if j < 0 {
+				return true // an unclosed comment: the parser reports it
+			}
+			i += j + 4
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // checkSize refuses graphs over MaxNodes or MaxEdges.

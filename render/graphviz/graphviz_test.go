@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 const small = `digraph "t" {
@@ -173,5 +176,61 @@ func TestParallel(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// TestNoGraph: empty, blank and comment-only input is a clear refusal, not
+// a nil dereference inside the library.
+func TestNoGraph(t *testing.T) {
+	// A syntax error first: the library then reports it again for input
+	// that holds no graph, which must still be refused as such.
+	if _, err := Render([]byte("digraph { a -> }"), "svg"); err == nil {
+		t.Fatal("a syntax error was accepted")
+	}
+	for _, in := range []string{"", " \n\t", "// only a comment\n", "/* block */", "# preprocessor line\n", "// a\n  /* b\n */ # c"} {
+		for _, format := range Formats {
+			if _, err := Render([]byte(in), format); !errors.Is(err, ErrNoGraph) {
+				t.Errorf("Render(%q, %s) = %v; want ErrNoGraph", in, format, err)
+			}
+		}
+	}
+	if _, err := Render([]byte(small), "svg"); err != nil {
+		t.Errorf("a render after the refusals failed: %v", err)
+	}
+}
+
+// FuzzHoldsContent checks the scan that refuses input holding no graph
+// before the library sees it: it never panics, white space and a trailing
+// comment never change its answer, and text starting with a graph keyword
+// always holds content. Seeds: the shapes that crashed the companion.
+func FuzzHoldsContent(f *testing.F) {
+	for _, s := range []string{"", " ", "\n\t", "// c\n", "/* c */", "# line\n", "/* open", "/", "digraph{}", small} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := holdsContent([]byte(s))
+		if !strings.Contains(s, "/*") {
+			if again := holdsContent([]byte(" \n" + s + "\n// trailing\n")); again != got {
+				t.Errorf("holdsContent(%q) = %v, but %v with white space and a comment around it", s, got, again)
+			}
+		}
+		if !holdsContent([]byte("digraph" + s)) {
+			t.Errorf("holdsContent(digraph%q) = false", s)
+		}
+	})
+}
+
+// TestSecurityBounds checks the companion's rows of docs/security.md's
+// Bounds table against this package's constants.
+func TestSecurityBounds(t *testing.T) {
+	rows := testkit.TableRows(t, "../../docs/security.md", "## Bounds")
+	for first, want := range map[string]string{
+		"DOT text on the companion's stdin": fsio.FormatSize(MaxInput),
+		"a graph the companion lays out":    fmt.Sprintf("%d nodes, %d edges", MaxNodes, MaxEdges),
+		"a PNG picture":                     fmt.Sprintf("%d pixels", maxPNGPixels),
+	} {
+		if row, ok := rows[first]; !ok || row[1] != want {
+			t.Errorf("row %q: %v; the code says %q", first, row, want)
+		}
 	}
 }

@@ -1,0 +1,381 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aepflow/aepflow/compiler"
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/instruct"
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/protocol"
+	"github.com/aepflow/aepflow/stepmap"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
+)
+
+func init() { register(newInstructCmd) }
+
+// Codes of `aepflow instruct` (instructions.md §2.2) beyond the tree's and
+// the step map's own.
+const (
+	codeNoWorkflow  = "no_workflow"
+	codeOutRequired = "out_required"
+)
+
+// instructFlags holds the command line of `aepflow instruct`.
+type instructFlags struct {
+	root, id, mapRef, out, format string
+	check                         bool
+}
+
+// instructFormats lists the values of `instruct --format`: Markdown is the
+// one format instructions.md defines.
+var instructFormats = []string{"markdown"}
+
+func newInstructCmd() *cobra.Command {
+	var f instructFlags
+	cmd := &cobra.Command{
+		Use:   "instruct [--root DIR] [--id REF] [--map ID|FILE] [--out PATH] [--check] [--format markdown]",
+		Short: "Write a workflow as the Markdown a person or an agent acts on",
+		Long: `Instruct writes, for a workflow of the tree at --root, the Markdown document a
+person or an agent reads to act on it: its states in layout order, what each move
+needs, the obligations due before entering a state and while in it, what the step
+map runs there (with --map), and every principle of the tree that reaches the
+workflow. Everything in it is the documents' own content; nothing is evaluated.
+The output is byte-stable, fit to commit. See docs/instruct.md.
+
+The whole tree is loaded and validated first; any error refuses the command.
+
+With --id, one document: to stdout, or to the file --out (missing parent
+directories are created; its path is printed). Without --id, every workflow of
+the tree, into the directory --out: <workflow id>.md each (adp/default ->
+adp/default.md), then the index README.md; each path is printed as it is
+written. Nothing is ever deleted. --map (a file, or the id of a map under the
+tree's drivers/) adds the map's steps to the one document, so it needs --id.
+
+--check (needs --out) writes nothing: it prints a unified diff for every file that
+is stale or missing and, without --id, names every other *.md file under the
+directory (an orphan, such as the document of a workflow the tree no longer
+declares), and exits 1 when there is anything to report.
+
+Exit codes: 0 written (or up to date); 1 the tree does not load, the workflow or
+map is refused, there is no workflow, --out is missing without --id, a file
+cannot be written, or --check found a stale, missing or orphaned file; 2 usage
+error.`,
+		Example: `  # one workflow's instructions, to stdout
+  aepflow instruct --root examples/tree --id demo/review
+
+  # with the steps its map runs
+  aepflow instruct --root examples/tree --id demo/review --map demo/review-steps
+
+  # every workflow into docs/instructions, then keep it honest in CI
+  aepflow instruct --root tree --out docs/instructions
+  aepflow instruct --root tree --out docs/instructions --check`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.validate(); err != nil {
+				return err
+			}
+			return runInstruct(cmd, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.root, "root", ".", "document tree root `DIR`")
+	fl.StringVar(&f.id, "id", "", "workflow reference, `REF` = <id> or <id>/<major>; without it, every workflow")
+	fl.StringVar(&f.mapRef, "map", "", "step map: a `FILE`, or the id of a map under the tree's drivers/ (needs --id)")
+	fl.StringVar(&f.out, "out", "", "with --id: write the document to `PATH`; without: write every document into the directory PATH")
+	fl.StringVar(&f.format, "format", "markdown", "output `FORMAT`: markdown (the only one)")
+	fl.BoolVar(&f.check, "check", false, "compare with --out instead of writing; exit 1 with a diff when stale, missing or orphaned")
+	completeRoot(cmd)
+	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
+	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(instructFormats...))
+	return cmd
+}
+
+// validate applies the usage rules of instructions.md §2.2, before
+// anything is read.
+func (f instructFlags) validate() error {
+	switch {
+	case !slices.Contains(instructFormats, f.format):
+		return checkEnum("format", f.format, instructFormats)
+	case f.mapRef != "" && f.id == "":
+		return usageError("--map needs --id: a step map is written against one workflow")
+	case f.check && f.out == "":
+		return usageError("--check compares with --out: give --out (a file with --id, a directory without)")
+	}
+	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
+		return usageError("--root %q is not a directory", f.root)
+	}
+	return nil
+}
+
+// instructRun is what one run of the command has read.
+type instructRun struct {
+	cmd     *cobra.Command
+	f       instructFlags
+	tree    *tree.Tree
+	sources diag.Sources
+	// inputs are the files the run read, which it must never write.
+	inputs []string
+}
+
+// runInstruct loads the tree and writes (or checks) one document or a
+// directory of them, refusing in the order of §2.2.
+func runInstruct(cmd *cobra.Command, f instructFlags) error {
+	r := &instructRun{cmd: cmd, f: f, sources: diag.Sources{}}
+	t, ds := tree.Load(f.root)
+	if t != nil {
+		for name, data := range t.Sources {
+			r.sources[name] = data
+		}
+		for _, file := range t.Files {
+			r.inputs = append(r.inputs, file.Path)
+		}
+	}
+	if ds.HasErrors() || t == nil {
+		return reportDiagnostics(cmd.ErrOrStderr(), ds, r.sources)
+	}
+	if len(ds) > 0 {
+		_ = writeText(cmd.ErrOrStderr(), ds.Sorted(), r.sources)
+	}
+	r.tree = t
+	if f.id != "" {
+		return r.one()
+	}
+	return r.all()
+}
+
+// refuse prints ds and exits 1.
+func (r *instructRun) refuse(ds ...diag.Diagnostic) error {
+	return reportDiagnostics(r.cmd.ErrOrStderr(), ds, r.sources)
+}
+
+// principles returns every principle of the tree: Build decides which
+// bind.
+func (r *instructRun) principles() []*protocol.Principle {
+	ids := r.tree.PrincipleIDs()
+	out := make([]*protocol.Principle, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, r.tree.Principles[id])
+	}
+	return out
+}
+
+// one writes the document of the workflow --id (with --map's steps).
+func (r *instructRun) one() error {
+	ref, err := ident.ParseRef(ident.Dotted, r.f.id)
+	if err != nil {
+		return r.refuse(diag.Errorf("invalid_reference", "`--id %s` is not a workflow reference: %v", r.f.id, err).WithPath("--id"))
+	}
+	w, err := r.tree.Workflow(ref)
+	if err != nil {
+		if l, ok := diag.AsList(err); ok {
+			return r.refuse(l...)
+		}
+		return r.refuse(diag.Errorf(tree.CodeUnknownWorkflow, "%v", err))
+	}
+	var m *stepmap.Map
+	if r.f.mapRef != "" {
+		var ds diag.List
+		if m, ds = r.selectMap(w); ds.HasErrors() {
+			return r.refuse(ds...)
+		}
+		if len(ds) > 0 {
+			_ = writeText(r.cmd.ErrOrStderr(), ds.Sorted(), r.sources)
+		}
+	}
+	doc := instruct.Markdown(instruct.Build(w, r.principles(), m))
+	if r.f.check {
+		return checkStale(r.cmd.OutOrStdout(), r.f.out, doc)
+	}
+	if r.f.out == "" || r.f.out == stdio {
+		return writeStdout(r.cmd, doc)
+	}
+	if err := r.write(r.f.out, doc); err != nil {
+		return r.refuse(fileError(r.f.out, err))
+	}
+	fmt.Fprintln(r.cmd.OutOrStdout(), r.f.out)
+	return nil
+}
+
+// selectMap selects --map as documents.md §8.5 says (an existing file,
+// else a map id of the tree) and cross-validates it against w. A file that
+// exists but cannot be read within the bound is refused as what it is,
+// not mistaken for an id.
+func (r *instructRun) selectMap(w *workflow.Workflow) (*stepmap.Map, diag.List) {
+	x := r.f.mapRef
+	var data []byte
+	if _, statErr := os.Stat(x); statErr == nil {
+		var err error
+		if data, err = readInput(r.cmd, "--map", x, yamldoc.MaxFileSize); err != nil {
+			return nil, diag.List{fileError(x, err)}
+		}
+		r.sources[x] = data
+		r.inputs = append(r.inputs, x)
+	}
+	readFile := func(path string) ([]byte, error) {
+		if data != nil && path == x {
+			return data, nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	return compiler.SelectMap(x, r.tree.StepMapList(), w, readFile)
+}
+
+// fileError is the diagnostic of a file the command cannot read or write:
+// input_too_large for an input over the bound, io_error otherwise; an fsio
+// refusal says why in its own words.
+func fileError(path string, err error) diag.Diagnostic {
+	var fe *fsio.Error
+	if !errors.As(err, &fe) {
+		return ioError(path, err)
+	}
+	code := tree.CodeIOError
+	if fe.Kind == fsio.KindTooLarge {
+		code = tree.CodeInputTooLarge
+	}
+	return diag.Errorf(code, "cannot %s `%s`: %s", fe.Op, path, fe.Reason()).InFile(path)
+}
+
+// write writes one output file atomically, creating missing parent
+// directories, never onto one of the run's inputs.
+func (r *instructRun) write(path string, data []byte) error {
+	return fsio.WriteFile(path, data, fsio.WriteOptions{Inputs: r.inputs, MakeDirs: true})
+}
+
+// outputs are the files directory mode writes, in write order: the
+// documents in path order, then the index.
+type output struct {
+	rel  string
+	data []byte
+}
+
+// all writes (or checks) every workflow's document and the index into the
+// directory --out.
+func (r *instructRun) all() error {
+	if len(r.tree.Workflows) == 0 {
+		return r.refuse(diag.Errorf(codeNoWorkflow, "the tree at `%s` declares no workflow: there is nothing to write instructions for", r.f.root).
+			WithHint("add a workflow under `%s`", filepath.ToSlash(filepath.Join(r.f.root, "workflows"))))
+	}
+	if r.f.out == "" {
+		n := len(r.tree.Workflows)
+		return r.refuse(diag.Errorf(codeOutRequired, "without `--id` every workflow's document is written, %s for this tree, and they go into a directory: no `--out` was given", count(n, "document")).
+			WithHint("give `--out DIR` to write every document into DIR, or `--id <workflow>` to print one document on stdout"))
+	}
+	outs := r.documents()
+	if info, err := os.Stat(r.f.out); err == nil && !info.IsDir() {
+		return r.refuse(ioError(r.f.out, fmt.Errorf("it is not a directory")))
+	}
+	if r.f.check {
+		return r.checkDir(outs)
+	}
+	for _, o := range outs {
+		if err := r.write(filepath.Join(r.f.out, filepath.FromSlash(o.rel)), o.data); err != nil {
+			return r.refuse(fileError(r.shown(o.rel), err))
+		}
+		fmt.Fprintln(r.cmd.OutOrStdout(), r.shown(o.rel))
+	}
+	return nil
+}
+
+// documents builds every workflow's document and the index, in write order.
+func (r *instructRun) documents() []output {
+	principles := r.principles()
+	var outs []output
+	var entries []instruct.Entry
+	for _, id := range r.tree.WorkflowIDs() {
+		doc := instruct.Build(r.tree.Workflows[id], principles, nil)
+		entries = append(entries, instruct.EntryOf(doc))
+		outs = append(outs, output{rel: instruct.RelPath(id), data: instruct.Markdown(doc)})
+	}
+	slices.SortFunc(outs, func(a, b output) int { return strings.Compare(a.rel, b.rel) })
+	index := instruct.Index(entries, instruct.RegenerateCommand(r.f.root, r.f.out))
+	return append(outs, output{rel: instruct.IndexName, data: index})
+}
+
+// shown is how a file of the directory is named in output: --out as given,
+// one `/`, the relative path.
+func (r *instructRun) shown(rel string) string {
+	return strings.TrimRight(r.f.out, "/") + "/" + rel
+}
+
+// checkDir compares every file directory mode would write, then names the
+// orphans: the other *.md files under the directory (dot-entries skipped).
+func (r *instructRun) checkDir(outs []output) error {
+	stdout := r.cmd.OutOrStdout()
+	stale := 0
+	written := map[string]bool{}
+	for _, o := range outs {
+		written[o.rel] = true
+		diff, missing, err := staleDiff(filepath.Join(r.f.out, filepath.FromSlash(o.rel)), r.shown(o.rel), o.data)
+		if err != nil {
+			return r.refuse(fileError(r.shown(o.rel), err))
+		}
+		if diff != "" || missing {
+			fmt.Fprint(stdout, diff)
+			stale++
+		}
+	}
+	found, err := markdownFiles(r.f.out)
+	if err != nil {
+		return r.refuse(ioError(r.f.out, err))
+	}
+	orphans := 0
+	for _, rel := range found {
+		if !written[rel] {
+			fmt.Fprintf(stdout, "orphan: %s\n", r.shown(rel))
+			orphans++
+		}
+	}
+	if stale == 0 && orphans == 0 {
+		return nil
+	}
+	return exitWith(exitProblems, fmt.Errorf("%s: %s stale or missing, %s orphaned; run without --check to rewrite (orphans are deleted by hand, never by aepflow)",
+		r.f.out, count(stale, "file"), count(orphans, "file")))
+}
+
+// markdownFiles returns the `/`-separated paths, relative to dir and in
+// byte order, of every *.md entry under dir that is not a directory;
+// entries whose name starts with `.` are skipped (a directory whole). A
+// missing dir holds none.
+func markdownFiles(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if path != dir && strings.HasPrefix(e.Name(), ".") {
+			if e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
+			rel, err := filepath.Rel(dir, path)
+			if err != nil {
+				return err
+			}
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out, err
+}
+
+// count is n with noun, the noun in the plural unless n is 1.
+func count(n int, noun string) string { return fmt.Sprintf("%d %s", n, plural(n, noun)) }

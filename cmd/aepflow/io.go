@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/aepflow/aepflow/internal/fsio"
+)
+
+// This file holds the one way commands read the files they are given and
+// write the files they are asked for (docs/security.md):
+//
+//   - readInput and openInput read a file argument or flag through package
+//     fsio (regular files only, bounded before a byte is read); the path `-`
+//     reads standard input, with the same bound, at most once per command.
+//   - noteInputs records the files a command read some other way (a
+//     document tree), so that no output lands on one of them.
+//   - writeOutput writes `--out PATH` atomically through fsio.WriteFile,
+//     refusing a destination that is not a regular file or is one of the
+//     command's inputs; `-` writes standard output.
+
+// stdio is the path that means standard input for a file argument and
+// standard output for --out.
+const stdio = "-"
+
+// stdinName is how diagnostics and messages name standard input.
+const stdinName = "<stdin>"
+
+// ioState is what one command line has read: which flag took standard
+// input, and every input path (for the --out checks).
+type ioState struct {
+	stdinBy string
+	inputs  []string
+}
+
+type ioStateKey struct{}
+
+// withIOState returns a context that carries a fresh ioState.
+func withIOState(ctx context.Context) context.Context {
+	return context.WithValue(ctx, ioStateKey{}, &ioState{})
+}
+
+// stateOf returns the command's ioState; a command executed without one
+// (never through run) gets a throwaway state.
+func stateOf(cmd *cobra.Command) *ioState {
+	if ctx := cmd.Context(); ctx != nil {
+		if s, ok := ctx.Value(ioStateKey{}).(*ioState); ok {
+			return s
+		}
+	}
+	return &ioState{}
+}
+
+// inputName returns the name under which the input path is reported:
+// stdinName for `-`, else the path.
+func inputName(path string) string {
+	if path == stdio {
+		return stdinName
+	}
+	return path
+}
+
+// takeStdin claims standard input for what (a flag or argument name); a
+// second claim in one command line is refused, since the first consumed it.
+func takeStdin(cmd *cobra.Command, what string) error {
+	s := stateOf(cmd)
+	if s.stdinBy != "" {
+		return fmt.Errorf("cannot read %s from standard input: %s already reads it", what, s.stdinBy)
+	}
+	s.stdinBy = what
+	return nil
+}
+
+// readInput returns the bytes of the file path names, at most limit of
+// them: standard input when path is `-` (claimed for what, which names the
+// flag in messages), else the regular file at path. Every error names the
+// input and is an *fsio.Error or a refusal of a second `-`.
+func readInput(cmd *cobra.Command, what, path string, limit int64) ([]byte, error) {
+	if path == stdio {
+		if err := takeStdin(cmd, what); err != nil {
+			return nil, err
+		}
+		return fsio.ReadAll(cmd.InOrStdin(), stdinName, limit)
+	}
+	noteInputs(cmd, path)
+	return fsio.ReadFile(path, limit)
+}
+
+// limitedReader reads r and fails with a KindTooLarge *fsio.Error once it
+// has yielded more than limit bytes.
+type limitedReader struct {
+	r     io.Reader
+	name  string
+	limit int64
+	read  int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.read > l.limit {
+		return 0, &fsio.Error{Op: "read", Path: l.name, Kind: fsio.KindTooLarge, Limit: l.limit}
+	}
+	if room := l.limit + 1 - l.read; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := l.r.Read(p)
+	l.read += int64(n)
+	if l.read > l.limit {
+		return n, &fsio.Error{Op: "read", Path: l.name, Kind: fsio.KindTooLarge, Limit: l.limit}
+	}
+	return n, err
+}
+
+func (l *limitedReader) Close() error { return nil }
+
+// openInput opens the file path names for streaming, as readInput reads
+// it: standard input for `-` (claimed for what), else the regular file at
+// path. Reads past limit bytes fail with a KindTooLarge *fsio.Error.
+func openInput(cmd *cobra.Command, what, path string, limit int64) (io.ReadCloser, error) {
+	if path == stdio {
+		if err := takeStdin(cmd, what); err != nil {
+			return nil, err
+		}
+		return &limitedReader{r: cmd.InOrStdin(), name: stdinName, limit: limit}, nil
+	}
+	noteInputs(cmd, path)
+	return fsio.Open(path, limit)
+}
+
+// noteInputs records paths the command read without readInput (the files
+// of a document tree), so that writeOutput refuses to write onto them.
+func noteInputs(cmd *cobra.Command, paths ...string) {
+	s := stateOf(cmd)
+	for _, p := range paths {
+		if p != stdio && p != "" {
+			s.inputs = append(s.inputs, p)
+		}
+	}
+}
+
+// writeOutput writes data to out: standard output for `-`, else the file
+// out atomically through fsio.WriteFile, refusing a destination that exists
+// and is not a regular file, that is one of the command's inputs, or that
+// is a symbolic link to a missing file (a link to a file writes its
+// target). makeDirs creates missing parent directories. Every failure,
+// standard output's included, is an exit-1 error naming the destination.
+func writeOutput(cmd *cobra.Command, out string, data []byte, makeDirs bool) error {
+	if out == stdio {
+		return writeStdout(cmd, data)
+	}
+	err := fsio.WriteFile(out, data, fsio.WriteOptions{Inputs: stateOf(cmd).inputs, MakeDirs: makeDirs})
+	if err != nil {
+		return exitWith(exitProblems, err)
+	}
+	return nil
+}
+
+// writeStdout writes data to the command's standard output; a failed write
+// (a closed pipe, a full disk) is exit 1: the command could not deliver,
+// which is not a usage error.
+func writeStdout(cmd *cobra.Command, data []byte) error {
+	if _, err := cmd.OutOrStdout().Write(data); err != nil {
+		return exitWith(exitProblems, fmt.Errorf("cannot write to standard output: %v", errText(err)))
+	}
+	return nil
+}
+
+// errText returns an error's message without Go's "write /dev/stdout:"
+// style prefix when it wraps an operating-system error.
+func errText(err error) string {
+	var fe *fsio.Error
+	if errors.As(err, &fe) {
+		return fe.Reason()
+	}
+	return (&fsio.Error{Err: err}).Reason()
+}

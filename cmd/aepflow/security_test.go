@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine/artifact"
+	"github.com/aepflow/aepflow/flow"
+	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/testkit"
+	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/project"
+	"github.com/aepflow/aepflow/render"
+	"github.com/aepflow/aepflow/transition"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/yamldoc"
+)
+
+// TestSecurityBounds checks the limits of docs/security.md's Bounds table
+// against the constants the readers use (the companion's rows are checked
+// by render/graphviz, which this binary must not link).
+func TestSecurityBounds(t *testing.T) {
+	rows := testkit.TableRows(t, "../../docs/security.md", "## Bounds")
+	size := fsio.FormatSize
+	for first, want := range map[string]string{
+		"AEP document (tree file, `validate FILE`, `flow --workflow`, `--map FILE`, `drivers/`)": size(yamldoc.MaxFileSize),
+		"AEP document nesting":                                                         fmt.Sprintf("%d levels", yamldoc.MaxDepth),
+		"a tree's documents in all":                                                    size(tree.MaxTreeBytes),
+		"task document (`--task`, the project's task)":                                 size(yamldoc.MaxFileSize),
+		"evidence document (`evaluate --evidence`)":                                    size(yamldoc.MaxFileSize) + " each",
+		"evidence documents of one `evaluate` in all":                                  size(maxEvidenceBytes),
+		"engine snapshot (`evaluate --snapshot`, `render --snapshot`)":                 size(yamldoc.MaxFileSize),
+		"`project.yaml`":                                                               size(yamldoc.MaxFileSize),
+		"planning file (`planning/<dir>/<name>.md`)":                                   size(artifact.MaxPlanningFile),
+		"a planning store in all":                                                      size(artifact.MaxStoreBytes),
+		"run file (`state.json`, manifest, snapshot, cursor, `launch.json`)":           size(project.MaxRunFile) + " (a snapshot is then decoded under the document bound, " + size(yamldoc.MaxFileSize) + ")",
+		"flow document (`plan --flow`)":                                                size(flow.MaxSize),
+		"flow document nesting":                                                        fmt.Sprintf("%d levels", flow.MaxDepth),
+		"the hook's stdin":                                                             size(transition.MaxStdin),
+		"the `--out` file `--check` compares with":                                     size(maxCheckedFile),
+		"a workflow laid out as SVG or PNG":                                            fmt.Sprintf("%d states, %d transitions", render.MaxLayoutStates, render.MaxLayoutTransitions),
+		"predicate nesting":                                                            fmt.Sprintf("%d levels", predicate.MaxDepth),
+		"diagnostics printed per file, in text (JSON and SARIF keep all)":              fmt.Sprint(diag.DefaultMaxPerFile),
+		"a source line printed under a diagnostic":                                     fmt.Sprintf("%d code points around the caret", diag.DefaultMaxWidth),
+		"identifier length":                                                            fmt.Sprintf("%d bytes", ident.MaxLen),
+		"the companion's layout time (`aepflow-render --timeout`, `render --timeout`)": "60 s; `aepflow render` kills the companion " + strings.TrimSuffix(companionGrace.String(), "s") + " s past it",
+	} {
+		row, ok := rows[first]
+		if !ok {
+			t.Errorf("docs/security.md has no bounds row %q", first)
+			continue
+		}
+		if row[1] != want {
+			t.Errorf("row %q: the limit reads %q; the code says %q", first, row[1], want)
+		}
+	}
+	if d := renderTimeoutDefault(t); d != "1m0s" {
+		t.Errorf("render --timeout defaults to %s; docs/security.md says 60 s", d)
+	}
+}
+
+// renderTimeoutDefault returns the default of `render --timeout`.
+func renderTimeoutDefault(t *testing.T) string {
+	f := newRenderCmd().Flags().Lookup("timeout")
+	if f == nil {
+		t.Fatal("render has no --timeout")
+	}
+	return f.DefValue
+}

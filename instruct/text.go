@@ -1,0 +1,216 @@
+package instruct
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// This file holds the text rules of instructions.md §10: whitespace
+// collapse, backtick-safe code spans, the block-marker escape, and greedy
+// wrapping that keeps code spans whole and never starts a line with a block
+// marker.
+
+// width is the column at which prose is wrapped, in code points.
+const width = 96
+
+// collapse joins the Unicode White_Space-separated fields of s with one
+// space: every document string is printed this way (§10).
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// code returns s (collapsed) as a CommonMark code span. The fence is one
+// backtick unless s holds backticks; then it is one longer than the longest
+// run inside, and a content that starts or ends with a backtick is padded
+// with a space on both sides (CommonMark strips one from each).
+func code(s string) string {
+	s = collapse(s)
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// codeList names each item in its own code span, joined the way prose
+// lists are: `a`, `a and b`, `a, b and c`.
+func codeList(items []string) string {
+	spans := make([]string, len(items))
+	for i, it := range items {
+		spans[i] = code(it)
+	}
+	return joinAnd(spans)
+}
+
+// joinAnd joins words as `a`, `a and b`, `a, b and c`.
+func joinAnd(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// isBlockMarker reports whether word, at the start of a line, would make
+// Markdown (or the checker of §12.3) read the line as something other than
+// paragraph text: a heading, a quote, an HTML block, a fence, a list item,
+// a thematic break or setext underline, or a link reference definition.
+func isBlockMarker(word string) bool {
+	if word == "" {
+		return false
+	}
+	for _, prefix := range []string{"#", ">", "<", "```", "~~~"} {
+		if strings.HasPrefix(word, prefix) {
+			return true
+		}
+	}
+	switch {
+	case word == "-" || word == "*" || word == "+":
+		return true
+	case strings.Trim(word, "-=*_") == "":
+		return true
+	case strings.HasPrefix(word, "[") && strings.Contains(word, "]:"):
+		return true
+	}
+	return orderedMarker(word) > 0
+}
+
+// orderedMarker returns the length of the digit run of an ordered-list
+// marker word (`1.`, `12)`), or 0 when word is not one.
+func orderedMarker(word string) int {
+	digits := len(word) - len(strings.TrimLeft(word, "0123456789"))
+	if digits == 0 || digits > 9 || len(word) != digits+1 || (word[digits] != '.' && word[digits] != ')') {
+		return 0
+	}
+	return digits
+}
+
+// escapeLead puts a backslash before the marker character of a paragraph
+// whose first word is a block marker (§10); other text is returned as it is.
+func escapeLead(text string) string {
+	word, _, _ := strings.Cut(text, " ")
+	if !isBlockMarker(word) {
+		return text
+	}
+	if n := orderedMarker(word); n > 0 {
+		return text[:n] + `\` + text[n:]
+	}
+	return `\` + text
+}
+
+// atoms splits collapsed text at the spaces that lie outside code spans,
+// so that wrapping never breaks a code span.
+func atoms(text string) []string {
+	inSpan := spanMask(text)
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] == ' ' && !inSpan[i] {
+			if i > start {
+				out = append(out, text[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+// spanMask marks the bytes of text that lie inside a CommonMark code span
+// (fences included), finding spans the way CommonMark and the checker do: a
+// backtick run opens a span closed by the next run of the same length; a
+// backslash outside a span escapes the next byte; an unmatched run is
+// literal.
+func spanMask(text string) []bool {
+	mask := make([]bool, len(text))
+	for i := 0; i < len(text); {
+		switch text[i] {
+		case '\\':
+			i += 2
+			continue
+		case '`':
+		default:
+			i++
+			continue
+		}
+		run := runLength(text, i)
+		closeAt := closingRun(text, i+run, run)
+		if closeAt < 0 {
+			i += run
+			continue
+		}
+		for k := i; k < closeAt+run; k++ {
+			mask[k] = true
+		}
+		i = closeAt + run
+	}
+	return mask
+}
+
+// runLength returns the length of the backtick run starting at i.
+func runLength(text string, i int) int {
+	j := i
+	for j < len(text) && text[j] == '`' {
+		j++
+	}
+	return j - i
+}
+
+// closingRun returns the start of the first backtick run of exactly n at or
+// after from, or -1.
+func closingRun(text string, from, n int) int {
+	for k := from; k < len(text); {
+		if text[k] != '`' {
+			k++
+			continue
+		}
+		m := runLength(text, k)
+		if m == n {
+			return k
+		}
+		k += m
+	}
+	return -1
+}
+
+// wrap breaks a collapsed paragraph greedily into lines of at most limit
+// code points, at spaces outside code spans. A word longer than the limit
+// gets a line of its own, and a word that would begin a line as a block
+// marker stays on the line before, however long that makes it. The first
+// word of the paragraph is escaped (escapeLead) when it is a marker.
+func wrap(text string, limit int) []string {
+	words := atoms(escapeLead(collapse(text)))
+	var lines []string
+	var line strings.Builder
+	lineLen := 0
+	for _, w := range words {
+		n := utf8.RuneCountInString(w)
+		switch {
+		case lineLen == 0:
+		case lineLen+1+n <= limit || isBlockMarker(w):
+			line.WriteByte(' ')
+			lineLen++
+		default:
+			lines = append(lines, line.String())
+			line.Reset()
+			lineLen = 0
+		}
+		line.WriteString(w)
+		lineLen += n
+	}
+	if lineLen > 0 {
+		lines = append(lines, line.String())
+	}
+	return lines
+}

@@ -1,0 +1,120 @@
+package project_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/aepflow/aepflow/project"
+	"github.com/aepflow/aepflow/project/projecttest"
+)
+
+// TestRunSymlinksOutOfTheProjectRefused: runs/ itself, a task directory, a
+// run directory or a file of a run that is a symbolic link leading out of
+// the project is refused, naming the link; links that stay inside are
+// followed.
+func TestRunSymlinksOutOfTheProjectRefused(t *testing.T) {
+	outside := t.TempDir()
+	projecttest.WriteLegacy(t, filepath.Join(outside, "DRIVE-1", "1"), snapshotBytes)
+	projecttest.WriteFile(t, filepath.Join(outside, "snapshot.json"), snapshotBytes)
+
+	newProject := func(t *testing.T) (*project.Project, string) {
+		dir := t.TempDir()
+		projecttest.WriteFile(t, filepath.Join(dir, ".engineering", "project.yaml"), []byte("version: aep.project/5\n"))
+		p, err := project.ReadProject(dir, ".engineering")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, p.Runs()
+	}
+	link := func(t *testing.T, target, name string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantRefused := func(t *testing.T, p *project.Project, id, linkName string) {
+		t.Helper()
+		_, err := p.ReadRun(id)
+		if err == nil || !strings.Contains(err.Error(), "`"+linkName+"` is a symbolic link to `") || !strings.Contains(err.Error(), "outside") {
+			t.Errorf("ReadRun(%s) = %v; want a refusal naming %s", id, err, linkName)
+		}
+	}
+
+	t.Run("runs itself", func(t *testing.T) {
+		p, runs := newProject(t)
+		link(t, outside, runs)
+		wantRefused(t, p, "DRIVE-1/1", runs)
+	})
+	t.Run("task directory", func(t *testing.T) {
+		p, runs := newProject(t)
+		link(t, filepath.Join(outside, "DRIVE-1"), filepath.Join(runs, "DRIVE-1"))
+		wantRefused(t, p, "DRIVE-1/1", filepath.Join(runs, "DRIVE-1"))
+	})
+	t.Run("run directory", func(t *testing.T) {
+		p, runs := newProject(t)
+		link(t, filepath.Join(outside, "DRIVE-1", "1"), filepath.Join(runs, "DRIVE-1", "1"))
+		wantRefused(t, p, "DRIVE-1/1", filepath.Join(runs, "DRIVE-1", "1"))
+	})
+	t.Run("file of a run", func(t *testing.T) {
+		p, runs := newProject(t)
+		run := filepath.Join(runs, "DRIVE-1", "1")
+		projecttest.WriteFile(t, filepath.Join(run, "cursor.json"), projecttest.Cursor)
+		link(t, filepath.Join(outside, "snapshot.json"), filepath.Join(run, "snapshot.json"))
+		wantRefused(t, p, "DRIVE-1/1", filepath.Join(run, "snapshot.json"))
+	})
+	t.Run("inside is followed", func(t *testing.T) {
+		p, runs := newProject(t)
+		projecttest.WriteLegacy(t, filepath.Join(runs, "DRIVE-1", "1"), snapshotBytes)
+		link(t, "1", filepath.Join(runs, "DRIVE-1", "2"))
+		if r, err := p.ReadRun("DRIVE-1/2"); err != nil || string(r.Snapshot) != string(snapshotBytes) {
+			t.Errorf("a link to a sibling run inside runs/: %v", err)
+		}
+	})
+}
+
+// TestRunSpecialFilesRefused: a run file that is a named pipe or a link to
+// /dev/zero is refused without blocking or reading it (the link as one
+// leading out of the run, before its target is opened).
+func TestRunSpecialFilesRefused(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "DRIVE-1", "1")
+	projecttest.WriteFile(t, filepath.Join(run, "cursor.json"), projecttest.Cursor)
+	if err := syscall.Mkfifo(filepath.Join(run, "snapshot.json"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(run, "launch.json")); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := project.ParseRunID("DRIVE-1/1")
+	_, err := project.ReadRun(run, id)
+	if err == nil || !strings.Contains(err.Error(), "launch.json` is a symbolic link to `/dev/zero`, outside the run directory") {
+		t.Errorf("launch.json -> /dev/zero: %v", err)
+	}
+	os.Remove(filepath.Join(run, "launch.json"))
+	_, err = project.ReadRun(run, id)
+	if err == nil || !strings.Contains(err.Error(), "snapshot.json`: it is a named pipe, not a regular file") {
+		t.Errorf("snapshot.json a named pipe: %v", err)
+	}
+}
+
+// TestProjectFileSpecial: project.yaml as a named pipe is refused, not
+// waited on.
+func TestProjectFileSpecial(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".engineering"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, ".engineering", "project.yaml"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	_, err := project.ReadProject(dir, ".engineering")
+	if err == nil || !strings.Contains(err.Error(), "it is a named pipe, not a regular file") {
+		t.Errorf("ReadProject = %v", err)
+	}
+}

@@ -1,0 +1,94 @@
+package tree
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestSpecialFilesRefused puts a named pipe, a link to /dev/zero and a
+// directory named like a document into a tree: each is refused with
+// io_error naming what it is, without blocking on the pipe or reading the
+// device until memory runs out; the regular document beside them loads.
+func TestSpecialFilesRefused(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "workflows")
+	if err := os.MkdirAll(filepath.Join(dir, "dir.yaml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.yaml"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	ok := "id: t/ok\ntitle: OK\ninitial: a\nstates:\n  a: {title: A}\n  b: {title: B, terminal: true}\ntransitions:\n  - {from: a, to: b}\n"
+	if err := os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte(ok), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, diags := Load(root)
+	want := map[string]string{"pipe.yaml": "a named pipe", "zero.yaml": "a character device"}
+	for _, d := range diags {
+		name := filepath.Base(d.File)
+		what, expected := want[name]
+		if !expected || d.Code != CodeIOError || !strings.Contains(d.Message, "it is "+what+", not a regular file") {
+			t.Errorf("unexpected diagnostic: %v", d)
+			continue
+		}
+		delete(want, name)
+	}
+	for name := range want {
+		t.Errorf("%s was not refused", name)
+	}
+	if tr.Workflows["t/ok"] == nil {
+		t.Errorf("the regular workflow beside them did not load")
+	}
+}
+
+// TestTreeBytesBounded: many files under the per-file bound still cannot
+// take the tree past MaxTreeBytes; the first file over it is refused once
+// (sparse files: nothing is written out, and none is read).
+func TestTreeBytesBounded(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "workflows")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n := MaxTreeBytes/(4<<20) + 3
+	for i := range n {
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("w%03d.yaml", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(4 << 20); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	_, diags := Load(root)
+	var over []string
+	for _, d := range diags {
+		if strings.Contains(d.Message, "exceed the limit of 64 MiB in all") {
+			over = append(over, filepath.Base(d.File))
+		}
+	}
+	if len(over) != 1 || over[0] != fmt.Sprintf("w%03d.yaml", MaxTreeBytes/(4<<20)) {
+		t.Errorf("over-budget refusals: %v; want one, at the file past 64 MiB", over)
+	}
+}
+
+// TestRootANamedPipe: a root that is a named pipe loads nothing and its
+// empty_tree hint never opens it (which would block).
+func TestRootANamedPipe(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "tree")
+	if err := syscall.Mkfifo(root, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	tr, _ := Load(root)
+	if ds := tr.RequireDocuments(); len(ds) != 1 || ds[0].Code != CodeEmptyTree {
+		t.Errorf("got %v", ds)
+	}
+}
