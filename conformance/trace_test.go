@@ -90,7 +90,7 @@ func corpusTrace(t testing.TB, e *Env, name string) []byte {
 // lastOutcome returns the last run_outcome of ir, or nil.
 func lastOutcome(ir *trace.IR) *trace.RunOutcome {
 	for i := len(ir.Events) - 1; i >= 0; i-- {
-		if o := ir.Events[i].Outcome; o != nil {
+		if o := ir.Events[i].Outcome(); o != nil {
 			return o
 		}
 	}
@@ -136,7 +136,7 @@ func traceCensus(t *testing.T, e *Env) {
 	c := trace.NewCensus(mustRead(t, corpusTrace(t, e, "plugin-eval-7hTYjT.jsonl")))
 	wantFamilies := map[string]int{"assistant_text": 6, "assistant_thinking": 2, "rate_limit": 1, "run_outcome": 1,
 		"session_start": 1, "synthetic_injection": 1, "thinking_estimate": 2, "tool_call": 11, "tool_result": 11}
-	if c.Events != 36 || c.OpaqueEvents != 0 || c.AssistantEvents != 19 || c.APIRequests != 8 || c.RepeatedCallGroups != 0 {
+	if c.Events != 36 || c.OpaqueEvents != 0 || *c.AssistantEvents != 19 || *c.APIRequests != 8 || c.RepeatedCallGroups != 0 {
 		t.Errorf("7hTYjT census = %+v", c)
 	}
 	for f, n := range wantFamilies {
@@ -168,7 +168,7 @@ func traceCensus(t *testing.T, e *Env) {
 
 	honest := mustRead(t, corpusTrace(t, e, "metaharness-driven-honest-step.jsonl"))
 	hc := trace.NewCensus(honest)
-	if hc.Events != 18 || hc.APIRequests != 3 || hc.AssistantEvents != 3 || *hc.InferenceTotalMs != 1706 || *hc.ToolExecTotalMs != 497 {
+	if hc.Events != 18 || *hc.APIRequests != 3 || *hc.AssistantEvents != 3 || *hc.InferenceTotalMs != 1706 || *hc.ToolExecTotalMs != 497 {
 		t.Errorf("honest census = %+v", hc)
 	}
 	if b := hc.ToolTraffic["Bash"]; *b != traffic(3, 1, 3, 403, 312) {
@@ -184,7 +184,7 @@ func traceCensus(t *testing.T, e *Env) {
 	for name, witness := range map[string]string{"metaharness-closed-stream.jsonl": "closing_event", "metaharness-attested-complete-stream.jsonl": "attestation"} {
 		ir := mustRead(t, corpusTrace(t, e, name))
 		cc := trace.NewCensus(ir)
-		if cc.Events != 5 || cc.OpaqueEvents != 1 || cc.APIRequests != 0 || cc.InferenceTotalMs != nil || *cc.ToolExecTotalMs != 200 {
+		if cc.Events != 5 || cc.OpaqueEvents != 1 || *cc.APIRequests != 0 || cc.InferenceTotalMs != nil || *cc.ToolExecTotalMs != 200 {
 			t.Errorf("%s census = %+v", name, cc)
 		}
 		if *cc.ToolTraffic["Read"] != traffic(1, 0, 1, 44, 2) {

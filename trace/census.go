@@ -11,12 +11,14 @@ import (
 // Census is the summary `aepflow trace inspect` prints (trace.md §6.1). Its
 // JSON form is the reference's, nulls kept.
 type Census struct {
-	TranscriptDigest   string                  `json:"transcript_digest"`
-	Events             int                     `json:"events"`
-	EventsByFamily     map[string]int          `json:"events_by_family"`
-	OpaqueEvents       int                     `json:"opaque_events"`
-	AssistantEvents    int                     `json:"assistant_events"`
-	APIRequests        int                     `json:"api_requests"`
+	TranscriptDigest string         `json:"transcript_digest"`
+	Events           int            `json:"events"`
+	EventsByFamily   map[string]int `json:"events_by_family"`
+	OpaqueEvents     int            `json:"opaque_events"`
+	// AssistantEvents and APIRequests are nil when the wire records no
+	// requests (a Codex rollout): not zero, unknown.
+	AssistantEvents    *int                    `json:"assistant_events"`
+	APIRequests        *int                    `json:"api_requests"`
 	ToolTraffic        map[string]*ToolTraffic `json:"tool_traffic"`
 	RepeatedCallGroups int                     `json:"repeated_call_groups"`
 	Steps              []Step                  `json:"steps"`
@@ -41,17 +43,19 @@ func NewCensus(ir *IR) *Census {
 		Events:           len(ir.Events),
 		EventsByFamily:   map[string]int{},
 		OpaqueEvents:     ir.Unread(),
-		AssistantEvents:  len(ir.Requests),
-		APIRequests:      apiRequests(ir.Requests),
 		ToolTraffic:      map[string]*ToolTraffic{},
 		Steps:            ir.steps,
+	}
+	if ir.RecordsRequests() {
+		assistant, api := len(ir.Requests), apiRequests(ir.Requests)
+		c.AssistantEvents, c.APIRequests = &assistant, &api
 	}
 	for _, e := range ir.Events {
 		c.EventsByFamily[string(e.Family)]++
 	}
-	keys := map[string]int{}
+	keys := map[[32]byte]int{}
 	for _, ci := range ir.calls {
-		call := ir.Events[ci].Call
+		call := ir.Events[ci].Call()
 		t := c.ToolTraffic[call.Name]
 		if t == nil {
 			t = &ToolTraffic{}
@@ -59,15 +63,15 @@ func NewCensus(ir *IR) *Census {
 		}
 		t.Calls++
 		t.InputBytes += call.InputBytes
-		if r := call.ResultEvent; r != nil {
-			res := ir.Events[*r].Result
+		if r := call.ResultEvent; r >= 0 {
+			res := ir.Events[r].Result()
 			t.Results++
 			t.ResultBytes += res.ContentBytes
 			if res.IsError != nil && *res.IsError {
 				t.Errors++
 			}
 		}
-		keys[repetitionKey(call)]++
+		keys[call.repKey]++
 	}
 	for _, n := range keys {
 		if n > 1 {
@@ -92,8 +96,6 @@ func apiRequests(reqs []Request) int {
 	}
 	return n
 }
-
-func repetitionKey(c *ToolCall) string { return c.Name + " " + Compact(c.Input) }
 
 // stepTotals sums gen and exec over all steps; a total is nil when any value
 // is nil or there are no steps.
@@ -137,7 +139,11 @@ func (c *Census) WriteText(w io.Writer) error {
 	}
 	row("events", "%d total — %s", c.Events, strings.Join(fams, ", "))
 	row("unread", "%d event(s) the adapter could not read", c.OpaqueEvents)
-	row("requests", "%d assistant events, %d api requests", c.AssistantEvents, c.APIRequests)
+	if c.AssistantEvents != nil && c.APIRequests != nil {
+		row("requests", "%d assistant events, %d api requests", *c.AssistantEvents, *c.APIRequests)
+	} else {
+		row("requests", "not recorded by this transcript format")
+	}
 	calls, results := 0, uint64(0)
 	for _, name := range slices.Sorted(maps.Keys(c.ToolTraffic)) {
 		t := c.ToolTraffic[name]

@@ -38,12 +38,11 @@ func evaluate(ir *IR, k *Kind) Outcome {
 	case KindPermissionDenied, KindSubagentSpawned, KindTurns, KindIterations, KindTokensThinking,
 		KindDurationTotal, KindDurationAPI, KindTTFT, KindTimeToRequest:
 		return evalRecordedCount(ir, k)
-	case KindAPIRequests:
-		n := apiRequests(ir.Requests)
-		return decideCount(k.Count, uint64(n), false, nil, nil, fmt.Sprintf("%d api request(s), bound %s", n, k.Count))
-	case KindEventsAssistant:
-		n := len(ir.Requests)
-		return decideCount(k.Count, uint64(n), false, nil, nil, fmt.Sprintf("%d assistant event(s), bound %s", n, k.Count))
+	case KindAPIRequests, KindEventsAssistant:
+		if !ir.RecordsRequests() {
+			return unkOutcome("no_requests", nil)
+		}
+		return evalRequestCount(ir, k)
 	case KindTextMatches:
 		return evalTextMatches(ir, k)
 	case KindRateLimitStatus, KindRateLimitOverage, KindRateLimitUtil:
@@ -54,7 +53,7 @@ func evaluate(ir *IR, k *Kind) Outcome {
 		if ir.lastEstimate < 0 {
 			return unkOutcome("no_thinking_estimate", nil)
 		}
-		n := *ir.Events[ir.lastEstimate].Estimate.EstimatedTokens
+		n := *ir.Events[ir.lastEstimate].Estimate().EstimatedTokens
 		return decideCount(k.Count, n, false, nil, []int{ir.lastEstimate}, fmt.Sprintf("estimated %d thinking token(s), bound %s", n, k.Count))
 	case KindCostTotal:
 		return evalCost(ir, k)
@@ -72,9 +71,20 @@ func evaluate(ir *IR, k *Kind) Outcome {
 	return unkOutcome("unsupported_kind", map[string]any{"kind": string(k.Name)})
 }
 
+// evalRequestCount bounds the api requests or the assistant events
+// (trace.md §1.4); they cite nothing and unread events are ignored.
+func evalRequestCount(ir *IR, k *Kind) Outcome {
+	if k.Name == KindAPIRequests {
+		n := apiRequests(ir.Requests)
+		return decideCount(k.Count, uint64(n), false, nil, nil, fmt.Sprintf("%d api request(s), bound %s", n, k.Count))
+	}
+	n := len(ir.Requests)
+	return decideCount(k.Count, uint64(n), false, nil, nil, fmt.Sprintf("%d assistant event(s), bound %s", n, k.Count))
+}
+
 // decideCount is trace.md §3.7; reason is the undecided reason under grow
-// (nil means opaque_events, filled in by the caller through ir).
-func decideCount(b *CountBound, observed uint64, grow bool, reason *Outcome, events []int, note string) Outcome {
+// (nil means opaque_events without payload).
+func decideCount(b *CountBound, observed uint64, grow bool, reason func() Outcome, events []int, note string) Outcome {
 	holds := b.Holds(observed)
 	if !grow {
 		if holds {
@@ -89,18 +99,22 @@ func decideCount(b *CountBound, observed uint64, grow bool, reason *Outcome, eve
 		return gapOutcome(events, "%s", note)
 	}
 	if reason != nil {
-		return *reason
+		return reason()
 	}
 	return unkOutcome("opaque_events", nil)
 }
 
-// decideGrowing wraps decideCount with the IR's unread events.
+// decideGrowing wraps decideCount with the IR's unread events: the count
+// may grow when an event is unread or a call undecided, and the undecided
+// reason is the first undecided call's, else the unread events (built
+// only when the outcome is undecided).
 func decideGrowing(ir *IR, b *CountBound, observed uint64, undecided *Outcome, events []int, note string) Outcome {
 	grow := ir.Unread() > 0 || undecided != nil
-	reason := undecided
-	if reason == nil {
-		r := opaqueReason(ir)
-		reason = &r
+	reason := func() Outcome {
+		if undecided != nil {
+			return *undecided
+		}
+		return opaqueReason(ir)
 	}
 	return decideCount(b, observed, grow, reason, events, note)
 }
@@ -108,7 +122,7 @@ func decideGrowing(ir *IR, b *CountBound, observed uint64, undecided *Outcome, e
 func opaqueReason(ir *IR) Outcome {
 	types := []string{}
 	for _, i := range ir.opaque {
-		if t := ir.Events[i].Opaque.EventType; t != nil {
+		if t := ir.Events[i].Opaque().EventType; t != nil {
 			types = append(types, *t)
 		}
 	}
@@ -119,7 +133,7 @@ func opaqueReason(ir *IR) Outcome {
 func selected(ir *IR, s *Selector) []int {
 	var out []int
 	for _, ci := range ir.calls {
-		if s.Matches(ir.Events[ci].Call) {
+		if s.Matches(ir.Events[ci].Call()) {
 			out = append(out, ci)
 		}
 	}
@@ -130,11 +144,11 @@ func nothingInScope(s *Selector) Outcome {
 	return unkOutcome("nothing_in_scope", map[string]any{"selector": s.Display()})
 }
 
-func (ir *IR) call(i int) *ToolCall { return ir.Events[i].Call }
+func (ir *IR) call(i int) *ToolCall { return ir.Events[i].Call() }
 
 func (ir *IR) resultOf(ci int) *ToolResult {
-	if r := ir.call(ci).ResultEvent; r != nil {
-		return ir.Events[*r].Result
+	if r := ir.call(ci).ResultEvent; r >= 0 {
+		return ir.Events[r].Result()
 	}
 	return nil
 }
@@ -144,7 +158,7 @@ func noResult(ci int) Outcome {
 }
 
 func resultFieldAbsent(ir *IR, ci int, field string) Outcome {
-	return unkOutcome("result_field_absent", map[string]any{"call_event": ci, "result_event": *ir.call(ci).ResultEvent, "field": field})
+	return unkOutcome("result_field_absent", map[string]any{"call_event": ci, "result_event": ir.call(ci).ResultEvent, "field": field})
 }
 
 func evalSkillInvoked(ir *IR, k *Kind) Outcome {
@@ -157,11 +171,24 @@ func skillCalls(ir *IR, skill string) []int {
 	var out []int
 	for _, ci := range ir.calls {
 		c := ir.call(ci)
-		if v, ok := argument(c, "skill"); ok && c.Name == "Skill" && v == skill {
+		if v, ok := argument(c, "skill"); ok && c.Name == "Skill" && v.Kind == ValueString && v.Text == skill {
 			out = append(out, ci)
 		}
 	}
 	return out
+}
+
+// present reports whether fields records name with a value other than
+// null (a JSON null is absent, trace.md §1.9).
+func present(fields Fields, name string) bool {
+	v, ok := fields.Get(name)
+	return ok && v.Kind != ValueNull
+}
+
+// isString reports whether fields records name as the string want.
+func isString(fields Fields, name, want string) bool {
+	v, ok := fields.Get(name)
+	return ok && v.Kind == ValueString && v.Text == want
 }
 
 func evalSkillCompleted(ir *IR, k *Kind) Outcome {
@@ -176,18 +203,18 @@ func evalSkillCompleted(ir *IR, k *Kind) Outcome {
 		case r == nil:
 			o := noResult(ci)
 			why = &o
-		case r.Fields["commandName"] == nil:
+		case !present(r.Fields, "commandName"):
 			o := resultFieldAbsent(ir, ci, "commandName")
 			why = &o
-		case r.Fields["commandName"] != k.Skill:
+		case !isString(r.Fields, "commandName", k.Skill):
 			continue
 		default:
-			if s, ok := r.Fields["success"].(bool); !ok {
+			if s, ok := r.Fields.Get("success"); !ok || s.Kind != ValueBool {
 				o := resultFieldAbsent(ir, ci, "success")
 				why = &o
-			} else if s {
+			} else if s.Text == "true" {
 				n++
-				cited = append(cited, ci, *ir.call(ci).ResultEvent)
+				cited = append(cited, ci, ir.call(ci).ResultEvent)
 			}
 		}
 		if why != nil && undecided == nil {
@@ -231,10 +258,10 @@ func evalToolResult(ir *IR, k *Kind) Outcome {
 			}
 			continue
 		}
-		re := *ir.call(ci).ResultEvent
+		re := ir.call(ci).ResultEvent
 		results = append(results, re)
 		for _, f := range slices.Sorted(maps.Keys(k.Result)) {
-			v, ok := r.Fields[f]
+			v, ok := r.Fields.Get(f)
 			if !ok {
 				if undecided == nil {
 					o := resultFieldAbsent(ir, ci, f)
@@ -279,12 +306,12 @@ func evalToolResultBytes(ir *IR, k *Kind) Outcome {
 		if ir.resultOf(ci) == nil {
 			return noResult(ci)
 		}
-		results = append(results, *ir.call(ci).ResultEvent)
+		results = append(results, ir.call(ci).ResultEvent)
 	}
 	if k.Per == perEach {
 		var offenders []int
 		for _, re := range results {
-			if !k.Count.Holds(ir.Events[re].Result.ContentBytes) {
+			if !k.Count.Holds(ir.Events[re].Result().ContentBytes) {
 				offenders = append(offenders, re)
 			}
 		}
@@ -295,7 +322,7 @@ func evalToolResultBytes(ir *IR, k *Kind) Outcome {
 	}
 	var total uint64
 	for _, re := range results {
-		total += ir.Events[re].Result.ContentBytes
+		total += ir.Events[re].Result().ContentBytes
 	}
 	return decideGrowing(ir, k.Count, total, nil, results,
 		fmt.Sprintf("%dB across %d result(s) of %s, bound %s", total, len(results), k.Selector.Display(), k.Count))
@@ -314,7 +341,7 @@ func failures(ir *IR, calls []int) (failed []int, undecided *Outcome) {
 			why = resultFieldAbsent(ir, ci, "is_error")
 		default:
 			if *r.IsError {
-				failed = append(failed, *ir.call(ci).ResultEvent)
+				failed = append(failed, ir.call(ci).ResultEvent)
 			}
 			continue
 		}
@@ -354,17 +381,17 @@ func evalToolErrorRate(ir *IR, k *Kind) Outcome {
 
 func evalToolRepeated(ir *IR, k *Kind) Outcome {
 	calls := selected(ir, k.Selector)
-	groups := map[string][]int{}
+	groups := map[[32]byte][]int{}
 	for _, ci := range calls {
-		key := repetitionKey(ir.call(ci))
+		key := ir.call(ci).repKey
 		groups[key] = append(groups[key], ci)
 	}
 	var cited []int
 	n := 0
-	for _, key := range slices.Sorted(maps.Keys(groups)) {
-		if len(groups[key]) > 1 {
+	for _, group := range groups {
+		if len(group) > 1 {
 			n++
-			cited = append(cited, groups[key]...)
+			cited = append(cited, group...)
 		}
 	}
 	slices.Sort(cited)

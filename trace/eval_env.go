@@ -11,7 +11,7 @@ func evalEnv(ir *IR, k *Kind) Outcome {
 		return unkOutcome("no_session_start", nil)
 	}
 	at := []int{ir.sessionStart}
-	s := ir.Events[ir.sessionStart].Session
+	s := ir.Events[ir.sessionStart].Session()
 	switch k.Name {
 	case KindEnvPluginLoaded:
 		return evalPluginLoaded(s, k, at)

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"sort"
 	"unicode/utf8"
 )
 
@@ -11,7 +12,7 @@ func (ir *IR) lastOutcome() (*RunOutcome, int) {
 		return nil, -1
 	}
 	i := ir.outcomes[len(ir.outcomes)-1]
-	return ir.Events[i].Outcome, i
+	return ir.Events[i].Outcome(), i
 }
 
 func evalResult(ir *IR, k *Kind) Outcome {
@@ -20,7 +21,7 @@ func evalResult(ir *IR, k *Kind) Outcome {
 	}
 	prev := -1
 	for _, oi := range ir.outcomes {
-		o := ir.Events[oi].Outcome
+		o := ir.Events[oi].Outcome()
 		mismatches, absent := resultMismatches(o, k.Run)
 		if absent != "" {
 			return fieldAbsent(absent)
@@ -28,7 +29,7 @@ func evalResult(ir *IR, k *Kind) Outcome {
 		if len(mismatches) > 0 {
 			if li := rejectedLimitBetween(ir, prev, oi); li >= 0 {
 				p := map[string]any{"outcome_event": oi, "limit_event": li}
-				if w := ir.Events[li].RateLimit.LimitType; w != nil {
+				if w := ir.Events[li].RateLimit().LimitType; w != nil {
 					p["window"] = *w
 				}
 				return unkOutcome("run_cut_by_rate_limit", p)
@@ -113,10 +114,12 @@ func joinComma(parts []string) string {
 }
 
 // rejectedLimitBetween finds a rate_limit with status `rejected` strictly
-// between two event indices.
+// between two event indices. The limits are in index order: a binary
+// search finds the first after from, so each call scans only the limits
+// that lie between the two.
 func rejectedLimitBetween(ir *IR, from, to int) int {
-	for _, li := range ir.rateLimits {
-		if li > from && li < to && deref(ir.Events[li].RateLimit.Status) == "rejected" {
+	for k := sort.SearchInts(ir.rateLimits, from+1); k < len(ir.rateLimits) && ir.rateLimits[k] < to; k++ {
+		if li := ir.rateLimits[k]; deref(ir.Events[li].RateLimit().Status) == "rejected" {
 			return li
 		}
 	}
@@ -165,7 +168,7 @@ func evalTextMatches(ir *IR, k *Kind) Outcome {
 	if ir.finalText < 0 {
 		return unkOutcome("no_final_text", nil)
 	}
-	t := ir.Events[ir.finalText].Text.Text
+	t := ir.FinalText
 	note := fmt.Sprintf("final assistant text (%d bytes, %d characters) against %s", len(t), utf8.RuneCountInString(t), k.Matcher.Display())
 	return decideBool(k.Matcher.MatchText(t), []int{ir.finalText}, note)
 }
@@ -175,7 +178,7 @@ func evalRateLimit(ir *IR, k *Kind) Outcome {
 		return unkOutcome("no_rate_limit_event", nil)
 	}
 	li := ir.rateLimits[len(ir.rateLimits)-1]
-	r, at := ir.Events[li].RateLimit, []int{li}
+	r, at := ir.Events[li].RateLimit(), []int{li}
 	switch k.Name {
 	case KindRateLimitStatus:
 		if r.Status == nil {

@@ -23,25 +23,16 @@ func requestSeries(reqs []Request) []Request {
 }
 
 // requestEvents is what a request cites: events on its source line, else
-// assistant text with its id, else its own event list.
+// assistant text with its id, else its own event list. Both lookups are
+// indexed (events are in line order; texts by request id are indexed once),
+// so citing every request costs no scan of the events per request.
 func requestEvents(ir *IR, r Request) []int {
-	var out []int
-	for _, e := range ir.Events {
-		if e.SourceLine == r.SourceLine {
-			out = append(out, e.Index)
-		}
-	}
-	if len(out) > 0 {
+	if out := ir.eventsOnLine(r.SourceLine); len(out) > 0 {
 		return out
 	}
 	if r.RequestID != nil {
-		for _, e := range ir.Events {
-			if e.Family == FamilyAssistantText && e.Text.RequestID != nil && *e.Text.RequestID == *r.RequestID {
-				out = append(out, e.Index)
-			}
-		}
-		if len(out) > 0 {
-			return out
+		if out := ir.textsOf(*r.RequestID); len(out) > 0 {
+			return append([]int{}, out...)
 		}
 	}
 	return append([]int{}, r.Events...)

@@ -134,14 +134,18 @@ func DecodeEvidence(data []byte) ([]*Evidence, error) {
 	return out, nil
 }
 
-// ParseObservedAt reads `--observed-at`: `YYYY-MM-DD` (UTC midnight) or
-// non-negative epoch milliseconds. A future time is refused: epoch ms after
+// ParseObservedAt reads `--observed-at`: `YYYY-MM-DD` (UTC midnight, from
+// 1970-01-01 on: an earlier date would mint a negative time the engine
+// refuses) or non-negative epoch milliseconds. A future time is refused: epoch ms after
 // now, or a date whose UTC midnight minus 14 hours is still ahead of now
 // (the day has begun nowhere).
 func ParseObservedAt(s string, now time.Time) (int64, error) {
 	nowMs := now.UnixMilli()
 	if t, err := time.Parse("2006-01-02", s); err == nil && len(s) == 10 {
 		ms := t.UnixMilli()
+		if ms < 0 {
+			return 0, fmt.Errorf("--observed-at %s lies before 1970-01-01: an observation time is a date from 1970 on or non-negative epoch milliseconds", s)
+		}
 		if ms-14*3600*1000 > nowMs {
 			return 0, fmt.Errorf("--observed-at %s is in the future: that day has begun nowhere yet", s)
 		}

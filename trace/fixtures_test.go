@@ -69,6 +69,63 @@ func TestEventStreamFixture(t *testing.T) {
 	}
 }
 
+// TestCodexFixture checks the Codex rollout reader verdict by verdict: the
+// adapter is chosen from the session_meta line, what the rollout records
+// decides, what it cannot record is undecidable.
+func TestCodexFixture(t *testing.T) {
+	spec, ir := fixture(t, "codex.trace.yaml", "codex.jsonl")
+	if ir.Adapter.Name != AdapterCodex.Name || ir.StreamClose != nil || ir.RecordsRequests() || len(ir.ClosureMarkers) != 0 {
+		t.Fatalf("adapter %s, closure %v, requests recorded %t, markers %v", ir.Adapter.Name, ir.StreamClose, ir.RecordsRequests(), ir.ClosureMarkers)
+	}
+	r, _ := Check(spec, ir, CheckOptions{})
+	want := map[string]string{
+		"ran-tests": "ok", "patched-once": "unknown/opaque_events", "never-rm": "unknown/stream_not_closed",
+		"shell-never-failed": "unknown/result_field_absent", "api-requests": "unknown/no_requests",
+		"assistant-events": "unknown/no_requests", "input-trend": "unknown/no_requests", "model": "unknown/field_absent",
+		"harness": "unknown/field_absent", "final-text": "ok", "tests-before-patch": "ok", "no-repeats": "gap",
+		"shell-exec-time": "ok", "clean-exit": "unknown/no_run_outcome",
+	}
+	for _, row := range r.Expectations {
+		got := row.Verdict
+		if row.Outcome.Reason != nil {
+			got += "/" + row.Outcome.Reason.Code
+		}
+		if got != want[row.ID] {
+			t.Errorf("%s = %s, want %s", row.ID, got, want[row.ID])
+		}
+	}
+	c := NewCensus(ir)
+	if c.Events != 14 || c.OpaqueEvents != 4 || c.APIRequests != nil || c.AssistantEvents != nil || *c.ToolTraffic["shell"] != (ToolTraffic{2, 0, 2, 122, 124}) {
+		t.Errorf("census %+v, shell %+v", c, c.ToolTraffic["shell"])
+	}
+	if s := ir.Events[ir.calls[1]].Call(); s.Name != "apply_patch" || s.InputBytes != 85 {
+		t.Errorf("custom tool call %+v", s)
+	}
+}
+
+// TestCodexNeverFalse: every row of the kind fixtures whose kind reads
+// requests or closure is undecidable on a rollout, which records neither.
+func TestCodexNeverFalse(t *testing.T) {
+	_, ir := fixture(t, "codex.trace.yaml", "codex.jsonl")
+	reads := map[KindName]bool{KindAPIRequests: true, KindEventsAssistant: true, KindUsageTrend: true, KindUsageShare: true, KindToolAbsent: true}
+	n := 0
+	for _, file := range []string{"kinds-ok.trace.yaml", "kinds-gap.trace.yaml", "events.trace.yaml"} {
+		spec := mustSpec(t, readFile(t, filepath.Join("..", "testdata", "trace", "specs", file)))
+		r, _ := Check(spec, ir, CheckOptions{})
+		for i, row := range r.Expectations {
+			if reads[spec.Expectations[i].Kind.Name] {
+				n++
+				if row.Outcome.Result != ResultUndecidable {
+					t.Errorf("%s %s (%s) = %s on a rollout", file, row.ID, row.Kind, row.Outcome.Result)
+				}
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d rows checked", n)
+	}
+}
+
 // TestUndecidableReasons exercises the remaining undecidable reasons on
 // transcripts that lack what the kinds read.
 func TestUndecidableReasons(t *testing.T) {
@@ -119,6 +176,7 @@ func TestGoldenOutputs(t *testing.T) {
 		{"check-events-redact-advisory.txt", "events.trace.yaml", "events.jsonl",
 			CheckOptions{Redact: true, Advisory: []string{"called-lower-bound-gap", "argv-joined", "is-error-absent", "no-skill-available", "plugin-unpinned"}}, false},
 		{"check-events.json", "events.trace.yaml", "events.jsonl", CheckOptions{Redact: true}, true},
+		{"check-codex.txt", "codex.trace.yaml", "codex.jsonl", CheckOptions{}, false},
 	} {
 		spec, ir := fixture(t, c.spec, c.transcript)
 		r, err := Check(spec, ir, c.opts)
@@ -136,7 +194,7 @@ func TestGoldenOutputs(t *testing.T) {
 		}
 		golden(t, c.name, b.Bytes())
 	}
-	for _, name := range []string{"small", "events"} {
+	for _, name := range []string{"small", "events", "codex"} {
 		_, ir := fixture(t, "kinds-ok.trace.yaml", name+".jsonl")
 		var b bytes.Buffer
 		if err := NewCensus(ir).WriteText(&b); err != nil {
@@ -229,6 +287,9 @@ func TestParseObservedAt(t *testing.T) {
 		{"-1", 0, false},
 		{"yesterday", 0, false},
 		{"2026-8-21", 0, false},
+		{"1970-01-01", 0, true},
+		{"1969-12-31", 0, false}, // before the epoch: a negative time
+		{"0000-01-01", 0, false},
 	} {
 		got, err := ParseObservedAt(c.in, now)
 		if (err == nil) != c.ok || got != c.want {

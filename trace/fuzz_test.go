@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/internal/testkit"
 )
@@ -14,9 +15,9 @@ func checkIR(t *testing.T, ir *IR) {
 		if e.Index != i || e.SourceLine < 1 {
 			t.Fatalf("event %d: index %d line %d", i, e.Index, e.SourceLine)
 		}
-		if e.Family == FamilyToolCall && e.Call.ResultEvent != nil {
-			r := *e.Call.ResultEvent
-			if r < 0 || r >= len(ir.Events) || ir.Events[r].Family != FamilyToolResult {
+		if e.Family == FamilyToolCall && e.Call().ResultEvent >= 0 {
+			r := e.Call().ResultEvent
+			if r >= len(ir.Events) || ir.Events[r].Family != FamilyToolResult {
 				t.Fatalf("call %d correlates with %d", i, r)
 			}
 		}
@@ -51,6 +52,22 @@ func FuzzReadEventStream(f *testing.F) {
 	testkit.Seed(f, "../testdata/trace/transcripts/events.jsonl")
 	f.Add([]byte("{\"format\":\"metaharness.event/1\",\"event\":\"session.started\",\"hermetic\":{\"stream_complete\":true}}\n"))
 	f.Add([]byte("{\"format\":\"metaharness.event/1\",\"event\":\"usage\",\"usage\":[]}\n{\"format\":\"metaharness.event/1\",\"event\":\"stream.closed\"}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ir, _, refusals := Read(data)
+		if (ir == nil) == (len(refusals) == 0) {
+			t.Fatalf("ir %v with %d refusals", ir != nil, len(refusals))
+		}
+		if ir != nil {
+			checkIR(t, ir)
+		}
+	})
+}
+
+// FuzzReadCodex: the Codex rollout reader never panics and keeps its invariants.
+func FuzzReadCodex(f *testing.F) {
+	testkit.Seed(f, "../testdata/trace/transcripts/codex.jsonl")
+	f.Add([]byte(`{"type":"session_meta","payload":null}` + "\n" + `{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":{"a":1}}}`))
+	f.Add([]byte(`{"type":"session_meta"}` + "\n" + `{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"x","output":[1]}}` + "\n[]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ir, _, refusals := Read(data)
 		if (ir == nil) == (len(refusals) == 0) {
@@ -124,8 +141,13 @@ func FuzzReadSpec(f *testing.F) {
 	f.Add([]byte("format: trace-spec/1\nid: a\nexpectations:\n- {id: a, expect: {text.matches: {regex: \"(\"}}}\n"))
 	f.Add([]byte(okHeader + "- {id: a, expect: {turns: {count: {at_most: 1}}}}\n- {id: a, expect: {order: {first: {tool: A}, before: {tool: B}}}}\n"))
 	f.Add([]byte("a: &a [*a]\n"))
+	// The null bounds that panicked in evaluation (issue 10), one per kind.
+	for kind, param := range requiredBoundKinds {
+		f.Add([]byte(nullBoundDoc(kind, param)))
+	}
+	f.Add([]byte(okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"[ab]{0,1000}c\"}}}}}\n"))
 	var irs []*IR
-	for _, name := range []string{"small.jsonl", "events.jsonl"} {
+	for _, name := range []string{"small.jsonl", "events.jsonl", "codex.jsonl"} {
 		irs = append(irs, mustRead(f, readFile(f, "../testdata/trace/transcripts/"+name)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -146,6 +168,24 @@ func FuzzReadSpec(f *testing.F) {
 			if _, err := Check(spec, ir, CheckOptions{}); err != nil {
 				t.Fatal(err)
 			}
+		}
+	})
+}
+
+// FuzzGlob: the linear glob matcher agrees with the backtracking reference
+// on every pattern and text (kept short: the reference is quadratic).
+// Both are valid UTF-8, as every pattern (YAML) and text (a validated
+// transcript, decoded JSON) is.
+func FuzzGlob(f *testing.F) {
+	for _, c := range [][2]string{{"a.c+d", "a.c+d"}, {"*/.engineering/*.md", "/r/.engineering/x.md"}, {"*a?c*", "xabcx"}, {"x*é?*z", "xéyz"}, {"**?", ""}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		if len(pattern) > 64 || len(text) > 256 || !utf8.ValidString(pattern) || !utf8.ValidString(text) {
+			return
+		}
+		if got, want := compileGlob(pattern).match(text), globBacktrack(pattern, text); got != want {
+			t.Fatalf("glob %q on %q = %t, the reference says %t", pattern, text, got, want)
 		}
 	})
 }

@@ -1,28 +1,19 @@
 package trace
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 )
 
-// textOf is the text a matcher reads from a recorded JSON value: the string
-// itself, else its compact JSON.
-func textOf(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return Compact(v)
-}
-
-// MatchValue reports whether a recorded JSON value (as decoded with
-// UseNumber) satisfies m (trace.md §3.5).
-func (m *Matcher) MatchValue(v any) bool {
+// MatchValue reports whether a recorded JSON value satisfies m (trace.md
+// §3.5): `equals` compares like with like, the others read `text_of(v)`,
+// the string itself or else its compact JSON, which is v.Text.
+func (m *Matcher) MatchValue(v Value) bool {
 	if m.Op == "equals" {
 		return equalsValue(m.Value, v)
 	}
-	return m.MatchText(textOf(v))
+	return m.MatchText(v.Text)
 }
 
 // MatchText reports whether plain text satisfies m; `equals` matches text
@@ -34,7 +25,7 @@ func (m *Matcher) MatchText(t string) bool {
 	case "contains":
 		return strings.Contains(t, m.Text)
 	case "glob":
-		return globMatch(m.Text, t)
+		return m.compiledGlob().match(t)
 	case "regex":
 		return m.re != nil && m.re.MatchString(t)
 	case "equals":
@@ -46,52 +37,26 @@ func (m *Matcher) MatchText(t string) bool {
 
 // equalsValue compares like with like: bool with bool, an integer with a JSON
 // integer of equal value (a recorded float never matches), string with string.
-func equalsValue(want, got any) bool {
+func equalsValue(want any, got Value) bool {
 	switch w := want.(type) {
 	case bool:
-		g, ok := got.(bool)
-		return ok && g == w
+		return got.Kind == ValueBool && got.Text == strconv.FormatBool(w)
 	case string:
-		g, ok := got.(string)
-		return ok && g == w
+		return got.Kind == ValueString && got.Text == w
 	case int64:
-		n, ok := got.(json.Number)
-		if !ok || !isInteger(n) {
-			return false
-		}
-		i, err := strconv.ParseInt(string(n), 10, 64)
-		return err == nil && i == w
+		i, ok := got.integer()
+		return ok && i == w
 	}
 	return false
 }
 
-// globMatch matches text against a glob anchored at both ends: `*` is any run
-// of characters (empty included), `?` one character, everything else literal.
-func globMatch(pattern, text string) bool {
-	p := []rune(pattern)
-	t := []rune(text)
-	pi, ti := 0, 0
-	star, mark := -1, 0
-	for ti < len(t) {
-		switch {
-		case pi < len(p) && (p[pi] == '?' || p[pi] == t[ti]) && p[pi] != '*':
-			pi++
-			ti++
-		case pi < len(p) && p[pi] == '*':
-			star, mark = pi, ti
-			pi++
-		case star >= 0:
-			pi = star + 1
-			mark++
-			ti = mark
-		default:
-			return false
-		}
+// compiledGlob returns the glob validation compiled, or compiles it (for a
+// Matcher built without ReadSpec).
+func (m *Matcher) compiledGlob() *glob {
+	if m.glob != nil {
+		return m.glob
 	}
-	for pi < len(p) && p[pi] == '*' {
-		pi++
-	}
-	return pi == len(p)
+	return compileGlob(m.Text)
 }
 
 // Display renders m as reasons and notes show it: `= "s"`, `~ "s"`,

@@ -110,7 +110,7 @@ func (r *Reason) Sentence() string {
 	case "no_final_text":
 		return "the transcript records no assistant text"
 	case "no_requests":
-		return "the transcript records no requests"
+		return "the transcript records no API requests"
 	case "field_absent":
 		return fmt.Sprintf("the transcript does not record `%s`", str("field"))
 	case "nothing_in_scope":
@@ -127,6 +127,9 @@ func (r *Reason) Sentence() string {
 		return opaqueSentence(p)
 	case "stream_not_closed":
 		markers, _ := p["markers"].([]string)
+		if len(markers) == 0 {
+			return "this transcript format records no closure, so an absence cannot be proven"
+		}
 		return fmt.Sprintf("the stream was never closed (no %s), so an absence cannot be proven", backtickJoin(markers, " or "))
 	case "model_not_used":
 		return fmt.Sprintf("the run records no usage for model `%s`", str("model"))

@@ -1,10 +1,16 @@
 package trace
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"strings"
+	"io"
+	"slices"
+	"sort"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
@@ -16,91 +22,209 @@ const (
 	CodeAdaptEmpty      = "TRACE-ADAPT-002"
 )
 
+// Bounds on what a transcript read holds.
+const (
+	// MaxTranscriptBytes is the largest transcript aepflow reads, in bytes
+	// (512 MiB: long agent sessions reach hundreds of megabytes). Callers
+	// reading a file or standard input refuse a larger one, a file before
+	// reading it.
+	MaxTranscriptBytes = 512 << 20
+	// MaxLineBytes is the longest line ReadStream reads, in bytes (16 MiB;
+	// harnesses truncate tool output far below that). A longer line is a
+	// TRACE-ADAPT-001 refusal; it is skipped, never held.
+	MaxLineBytes = 16 << 20
+	// MaxListedRefusals is how many line refusals a read lists; the rest
+	// are counted in one more refusal, so a file of a million bad lines
+	// does not print a million lines.
+	MaxListedRefusals = 100
+)
+
 // eventStreamFormat is the per-line format tag of the metaharness event stream.
 const eventStreamFormat = "metaharness.event/1"
 
 // line is one non-blank transcript line.
 type line struct {
 	number int // 1-based, blank lines counted
-	text   string
+	text   []byte
 }
 
-// splitLines splits data on `\n`, strips one trailing `\r` and drops
-// whitespace-only lines (which still count). A final newline adds no line.
-func splitLines(data []byte) []line {
-	s := string(data)
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
-	}
-	var out []line
-	for i, t := range strings.Split(s, "\n") {
-		t = strings.TrimSuffix(t, "\r")
-		if strings.TrimSpace(t) == "" {
-			continue
-		}
-		out = append(out, line{number: i + 1, text: t})
-	}
-	return out
+// ReadOptions bounds and trims one transcript read.
+type ReadOptions struct {
+	// MaxLineBytes is the longest line read; zero means MaxLineBytes.
+	MaxLineBytes int
+	// Keep says which input and result fields the IR keeps; nil keeps all.
+	Keep *Keep
 }
 
-// SelectAdapter returns the adapter trace.md §2.1 selects for data: the event
-// stream when the first non-blank line is a JSON object whose `format` is
-// `metaharness.event/1`, stream-json for everything else.
+// SelectAdapter returns the adapter trace.md §2.1 (as docs/trace.md
+// extends it) selects for data from its first non-blank line: the event
+// stream when it is a JSON object whose `format` is `metaharness.event/1`,
+// the Codex rollout when it is a JSON object whose `type` is
+// `session_meta`, stream-json for everything else.
 func SelectAdapter(data []byte) Adapter {
 	if !utf8.Valid(data) {
 		return AdapterStreamJSON
 	}
-	lines := splitLines(data)
-	if len(lines) == 0 {
-		return AdapterStreamJSON
-	}
-	v, err := decodeJSON([]byte(lines[0].text))
-	if err != nil {
-		return AdapterStreamJSON
-	}
-	if o, ok := asObj(v); ok {
-		if f, ok := o.get("format").(string); ok && f == eventStreamFormat {
-			return AdapterEventStream
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		l = bytes.TrimSuffix(l, []byte("\r"))
+		if len(bytes.TrimSpace(l)) > 0 {
+			v, _ := decodeJSON(l)
+			return adapterFor(v)
 		}
 	}
 	return AdapterStreamJSON
 }
 
-// Read normalises a transcript into the IR with the adapter SelectAdapter
-// picks. On refusal it returns a nil IR and the refusals (TRACE-ADAPT-001,
+// adapterFor is §2.1's rule applied to the decoded first non-blank line
+// (nil when it is not JSON), in its order: the event stream's tag first.
+func adapterFor(first any) Adapter {
+	if o, ok := asObj(first); ok {
+		if f, ok := o.get("format").(string); ok && f == eventStreamFormat {
+			return AdapterEventStream
+		}
+		if t, ok := o.get("type").(string); ok && t == codexSessionMeta {
+			return AdapterCodex
+		}
+	}
+	return AdapterStreamJSON
+}
+
+// Read normalises a transcript held in memory; see ReadStream.
+func Read(data []byte) (*IR, Adapter, diag.List) {
+	ir, adapter, refusals, _ := ReadStream(bytes.NewReader(data), ReadOptions{})
+	return ir, adapter, refusals
+}
+
+// ReadStream reads a transcript from r line by line into the IR, with the
+// adapter §2.1 selects from the first non-blank line. Nothing of a line is
+// kept once it is read but what the IR holds, and the digest is taken as
+// the bytes go by, so the memory a read needs is the IR's plus one line.
+//
+// On refusal it returns a nil IR and the refusals (TRACE-ADAPT-001,
 // TRACE-ADAPT-002), each with Path set to its location (`transcript` or
 // `line[N]`); the adapter is returned either way, so a caller can name the
-// wire it tried.
-func Read(data []byte) (*IR, Adapter, diag.List) {
-	adapter := SelectAdapter(data)
-	if !utf8.Valid(data) {
-		return nil, adapter, diag.List{refusal(CodeAdaptUnreadable, "transcript", "the transcript is not valid UTF-8")}
+// wire it tried. err is an error of r (a read error, or a bound r enforces),
+// in which case the transcript was not read to its end and nothing else is
+// returned.
+func ReadStream(r io.Reader, opts ReadOptions) (ir *IR, adapter Adapter, refusals diag.List, err error) {
+	maxLine := opts.MaxLineBytes
+	if maxLine <= 0 {
+		maxLine = MaxLineBytes
 	}
-	b := &builder{}
-	lines := splitLines(data)
-	if adapter.Name == AdapterEventStream.Name {
-		readEventStream(b, lines)
-	} else {
-		readStreamJSON(b, lines)
+	digest := sha256.New()
+	lines := newLineReader(io.TeeReader(r, digest), maxLine)
+	var b *builder
+	invalidUTF8 := false
+	for {
+		ln, oversized, err := lines.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, Adapter{}, nil, err
+		}
+		if b == nil { // the first non-blank line chooses the reader
+			var first any
+			if !oversized {
+				first, _ = decodeJSON(ln.text)
+			}
+			b = newBuilder(adapterFor(first), opts.Keep)
+		}
+		switch {
+		case oversized:
+			b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is longer than the limit of %s", ln.number, formatSize(maxLine)))
+		case !utf8.Valid(ln.text):
+			invalidUTF8 = true
+		case !invalidUTF8:
+			b.line(ln)
+		}
 	}
-	if len(b.refusals) > 0 {
-		return nil, adapter, b.refusals
+	if b == nil {
+		b = newBuilder(AdapterStreamJSON, opts.Keep)
+	}
+	if invalidUTF8 {
+		return nil, AdapterStreamJSON, diag.List{refusal(CodeAdaptUnreadable, "transcript", "the transcript is not valid UTF-8")}, nil
+	}
+	if refusals := b.refusalList(); len(refusals) > 0 {
+		return nil, b.adapter, refusals, nil
 	}
 	if len(b.events) == 0 {
-		return nil, adapter, diag.List{refusal(CodeAdaptEmpty, "transcript", "the transcript holds no events")}
+		return nil, b.adapter, diag.List{refusal(CodeAdaptEmpty, "transcript", "the transcript holds no events")}, nil
 	}
-	sum := sha256.Sum256(data)
-	ir := &IR{
-		TranscriptDigest: hex.EncodeToString(sum[:]),
-		Adapter:          adapter,
-		Events:           b.events,
-		Requests:         b.requests,
-		StreamClose:      b.close,
-		ClosureMarkers:   b.markers,
+	return b.finish(hex.EncodeToString(digest.Sum(nil))), b.adapter, nil, nil
+}
+
+// lineReader splits a stream into lines (trace.md §1.9): on `\n`, one
+// trailing `\r` stripped, whitespace-only lines skipped but counted, a
+// final newline adding no line. A line longer than max is skipped without
+// being held and reported as oversized.
+type lineReader struct {
+	r      *bufio.Reader
+	max    int
+	number int
+	buf    []byte
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// next returns the next non-blank line, io.EOF at the end, or a read error.
+// The line's text is valid until the next call.
+func (l *lineReader) next() (line, bool, error) {
+	for {
+		text, oversized, err := l.raw()
+		if err != nil {
+			return line{}, false, err
+		}
+		l.number++
+		if oversized {
+			return line{number: l.number}, true, nil
+		}
+		text = bytes.TrimSuffix(text, []byte("\r"))
+		if len(bytes.TrimSpace(text)) > 0 {
+			return line{number: l.number, text: text}, false, nil
+		}
 	}
-	ir.finish()
-	return ir, adapter, nil
+}
+
+// raw reads one line without its `\n`. At the end of the stream it returns
+// the unterminated rest, if any, then io.EOF.
+func (l *lineReader) raw() ([]byte, bool, error) {
+	l.buf = l.buf[:0]
+	oversized := false
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		if !oversized {
+			if len(l.buf)+len(chunk) > l.max+1 { // +1: the `\n` is not the line's
+				oversized, l.buf = true, l.buf[:0]
+			} else {
+				l.buf = append(l.buf, chunk...)
+			}
+		}
+		switch {
+		case err == nil:
+			if !oversized {
+				l.buf = l.buf[:len(l.buf)-1]
+				if len(l.buf) > l.max {
+					oversized = true
+				}
+			}
+			return l.buf, oversized, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == io.EOF:
+			if len(l.buf) == 0 && !oversized {
+				return nil, false, io.EOF
+			}
+			if len(l.buf) > l.max {
+				oversized = true
+			}
+			return l.buf, oversized, nil
+		default:
+			return nil, false, err
+		}
+	}
 }
 
 // refusal builds a refusal diagnostic located by its logical location.
@@ -113,31 +237,290 @@ func FormatRefusal(d diag.Diagnostic) string {
 	return fmt.Sprintf("%s at %s: %s", d.Code, d.Path, d.Message)
 }
 
-// builder accumulates what an adapter reads.
+// formatSize prints a byte count as the bounds are documented: whole MiB
+// or KiB where exact, else bytes.
+func formatSize(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func lineLoc(n int) string { return fmt.Sprintf("line[%d]", n) }
+
+// builder accumulates what an adapter reads, one line at a time.
 type builder struct {
+	adapter  Adapter
+	keep     *Keep
+	wire     wireReader
 	events   []Event
 	requests []Request
 	refusals diag.List
+	unlisted int // line refusals past MaxListedRefusals
 	close    *StreamClose
 	markers  []string
+	names    map[string]*string // interned strings: tool names, field names, types, models
+
+	finalText string
+	// requestsUnrecorded is set by a wire that records no API requests.
+	requestsUnrecorded bool
+	// The timestamped line list of trace.md §1.7, as far as a step needs
+	// it: the last timestamped line and the timestamp of the one before.
+	tsLine           int
+	tsMs, prevTsMs   int64
+	hasTs, hasPrevTs bool
+	steps            []Step
+	// firstResult maps a call id to its first tool_result (trace.md §1.3).
+	firstResult map[string]int
+	// The derived indices (see derived).
+	sessionStart, lastEstimate, finalTextAt int
+	opaque, calls, outcomes, limits         []int
+	// lastRequestID is the request id last read: consecutive lines of one
+	// request share it, so they share one copy (ids are mostly unique,
+	// too many to intern).
+	lastRequestID *string
 }
 
-// push appends an event of the given line; ev carries the family payload.
-func (b *builder) push(ln line, ts *string, ev Event) int {
-	ev.Index = len(b.events)
-	ev.SourceLine = ln.number
-	ev.Timestamp = ts
+// wireReader maps the lines of one wire into events.
+type wireReader interface {
+	// check refuses a decoded line that does not belong to the wire and
+	// reports whether it does.
+	check(b *builder, ln line, v any) bool
+	// line maps one decoded non-blank line of the wire.
+	line(b *builder, ln line, v any)
+	// finish completes what needs the whole stream (closure, joins).
+	finish(b *builder)
+}
+
+func newBuilder(adapter Adapter, keep *Keep) *builder {
+	b := &builder{
+		adapter: adapter, keep: keep, names: map[string]*string{},
+		sessionStart: -1, lastEstimate: -1, finalTextAt: -1,
+		firstResult: map[string]int{},
+	}
+	switch adapter.Name {
+	case AdapterEventStream.Name:
+		b.wire = newEventStreamReader()
+	case AdapterCodex.Name:
+		b.wire = &codexReader{}
+	default:
+		b.wire = &streamJSONReader{}
+	}
+	return b
+}
+
+// line decodes one non-blank line and hands it to the wire's reader; a
+// line that is not JSON is refused. Once a refusal is recorded no more
+// events are built (the transcript is refused), but every line is still
+// decoded so that all refusals are reported.
+func (b *builder) line(ln line) {
+	v, err := decodeJSON(ln.text)
+	if err != nil {
+		b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is not JSON: %v", ln.number, err))
+		return
+	}
+	if b.wire.check(b, ln, v) && !b.refused() {
+		b.wire.line(b, ln, v)
+	}
+}
+
+// refuse records a line refusal, listing at most MaxListedRefusals.
+func (b *builder) refuse(d diag.Diagnostic) {
+	if len(b.refusals) < MaxListedRefusals {
+		b.refusals.Add(d)
+		return
+	}
+	b.unlisted++
+}
+
+// refused reports whether the transcript is already refused.
+func (b *builder) refused() bool { return len(b.refusals) > 0 }
+
+func (b *builder) refusalList() diag.List {
+	if b.unlisted > 0 {
+		return append(b.refusals, refusal(CodeAdaptUnreadable, "transcript",
+			"%d more line(s) are refused; only the first %d are listed", b.unlisted, MaxListedRefusals))
+	}
+	return b.refusals
+}
+
+// intern returns one shared copy of s: tool, field and type names repeat
+// across a transcript, and each decoded copy would be kept.
+func (b *builder) intern(s string) string {
+	if t, ok := b.names[s]; ok {
+		return *t
+	}
+	p := new(string)
+	*p = s
+	b.names[s] = p
+	return s
+}
+
+// requestID returns s, or the previous request id when it is the same.
+func (b *builder) requestID(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	if b.lastRequestID != nil && *b.lastRequestID == *s {
+		return b.lastRequestID
+	}
+	b.lastRequestID = s
+	return s
+}
+
+// internPtr is intern for an optional string: one shared pointer per
+// text. It never keeps s itself, so a caller's pointer need not escape.
+func (b *builder) internPtr(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	b.intern(*s)
+	return b.names[*s]
+}
+
+// push appends an event of line ln with timestamp ts (nil when the line
+// has none) and returns its index. It keeps the derived indices and the
+// steps up to date, so nothing needs a second pass over the events.
+func (b *builder) push(ln line, ts *string, family Family, payload any) int {
+	i := len(b.events)
+	ev := Event{Index: i, SourceLine: ln.number, Family: family, payload: payload}
 	if ts != nil {
-		if ms, ok := ParseTimestamp(*ts); ok {
-			ev.TimestampMs = &ms
-		}
+		ev.TimestampMs, ev.HasTimestamp = ParseTimestamp(*ts)
+	}
+	if ev.HasTimestamp && !(b.hasTs && b.tsLine == ln.number) {
+		b.prevTsMs, b.hasPrevTs = b.tsMs, b.hasTs
+		b.tsLine, b.tsMs, b.hasTs = ln.number, ev.TimestampMs, true
 	}
 	b.events = append(b.events, ev)
-	return ev.Index
+	b.index(&b.events[i])
+	return i
 }
 
-func opaqueEvent(eventType, subtype *string, digest string) Event {
-	return Event{Family: FamilyOpaque, Opaque: &Opaque{EventType: eventType, Subtype: subtype, Digest: digest}}
+// index updates the derived indices with event e.
+func (b *builder) index(e *Event) {
+	i := e.Index
+	switch e.Family {
+	case FamilySessionStart:
+		if b.sessionStart < 0 {
+			b.sessionStart = i
+		}
+	case FamilyRunOutcome:
+		b.outcomes = append(b.outcomes, i)
+	case FamilyRateLimit:
+		b.limits = append(b.limits, i)
+	case FamilyThinkingEstimate:
+		if e.Estimate().EstimatedTokens != nil {
+			b.lastEstimate = i
+		}
+	case FamilyAssistantText:
+		b.finalTextAt = i
+	case FamilyOpaque:
+		b.opaque = append(b.opaque, i)
+	case FamilyToolCall:
+		b.calls = append(b.calls, i)
+		b.steps = append(b.steps, b.step(e))
+	case FamilyToolResult:
+		if id := e.Result().CallID; id != nil {
+			if _, seen := b.firstResult[*id]; !seen {
+				b.firstResult[*id] = i
+			}
+		}
+	case FamilyAssistantThinking, FamilySyntheticInjection:
+	}
+}
+
+// step is the call's Step as far as it is known when the call is read:
+// gen_ms is the call's timestamp minus the one of the timestamped line
+// before its own (trace.md §1.7); exec_ms waits for the correlation.
+func (b *builder) step(e *Event) Step {
+	s := Step{CallEvent: e.Index, Tool: e.Call().Name}
+	if e.HasTimestamp && b.hasPrevTs {
+		g := e.TimestampMs - b.prevTsMs
+		s.GenMs = &g
+	}
+	return s
+}
+
+// text records an assistant_text event: its length, and its text as the
+// final text so far.
+func (b *builder) text(ln line, ts *string, text string, requestID *string) int {
+	b.finalText = text
+	return b.push(ln, ts, FamilyAssistantText, &AssistantText{RequestID: requestID, Bytes: len(text)})
+}
+
+func (b *builder) opaqueEvent(ln line, ts *string, eventType, subtype *string, digest string) int {
+	return b.push(ln, ts, FamilyOpaque, &Opaque{EventType: b.internPtr(eventType), Subtype: b.internPtr(subtype), Digest: digest})
+}
+
+// finish correlates calls with results (trace.md §1.3: the first result
+// with the call's id, wherever it lies), completes the steps and builds
+// the IR.
+func (b *builder) finish(digest string) *IR {
+	b.wire.finish(b)
+	for k, ci := range b.calls {
+		call := b.events[ci].Call()
+		call.ResultEvent = -1
+		if id := call.CallID; id != nil {
+			if r, ok := b.firstResult[*id]; ok {
+				call.ResultEvent = r
+			}
+		}
+		if e := &b.events[ci]; e.HasTimestamp && call.ResultEvent >= 0 {
+			if r := &b.events[call.ResultEvent]; r.HasTimestamp {
+				x := r.TimestampMs - e.TimestampMs
+				b.steps[k].ExecMs = &x
+			}
+		}
+	}
+	if b.steps == nil {
+		b.steps = []Step{} // the census lists no step as [], not null
+	}
+	return &IR{
+		TranscriptDigest: digest,
+		Adapter:          b.adapter,
+		Events:           slices.Clip(b.events),
+		Requests:         b.requests,
+		StreamClose:      b.close,
+		ClosureMarkers:   b.markers,
+		FinalText:        b.finalText,
+		derived: derived{
+			sessionStart: b.sessionStart, outcomes: b.outcomes, rateLimits: b.limits,
+			lastEstimate: b.lastEstimate, finalText: b.finalTextAt, opaque: b.opaque, calls: b.calls,
+			steps: b.steps, requestsUnrecorded: b.requestsUnrecorded, textsOnce: &sync.Once{},
+		},
+	}
+}
+
+// textsOf returns the assistant_text events with request id id. The index
+// is built on first use, once, from the events: only a request with no
+// event on its own line (an event stream's `usage`) cites through it.
+func (ir *IR) textsOf(id string) []int {
+	if ir.textsOnce == nil { // an IR not built by ReadStream
+		ir.textsOnce = &sync.Once{}
+	}
+	ir.textsOnce.Do(func() {
+		ir.textsByRequest = map[string][]int{}
+		for i := range ir.Events {
+			if t := ir.Events[i].Text(); t != nil && t.RequestID != nil {
+				ir.textsByRequest[*t.RequestID] = append(ir.textsByRequest[*t.RequestID], i)
+			}
+		}
+	})
+	return ir.textsByRequest[id]
+}
+
+// eventsOnLine returns the indices of the events of source line n: events
+// are in line order, so they are one run, found by binary search.
+func (ir *IR) eventsOnLine(n int) []int {
+	lo := sort.Search(len(ir.Events), func(i int) bool { return ir.Events[i].SourceLine >= n })
+	var out []int
+	for i := lo; i < len(ir.Events) && ir.Events[i].SourceLine == n; i++ {
+		out = append(out, i)
+	}
+	return out
 }
 
 func sha256Hex(s string) string {
@@ -145,87 +528,7 @@ func sha256Hex(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// finish correlates calls with results and computes the derived indices.
-func (ir *IR) finish() {
-	d := derived{sessionStart: -1, lastEstimate: -1, finalText: -1, resultOfFirst: map[string]int{}}
-	for i := range ir.Events {
-		e := &ir.Events[i]
-		if e.Family == FamilyToolResult && e.Result.CallID != nil {
-			if _, seen := d.resultOfFirst[*e.Result.CallID]; !seen {
-				d.resultOfFirst[*e.Result.CallID] = i
-			}
-		}
-	}
-	for i := range ir.Events {
-		e := &ir.Events[i]
-		switch e.Family {
-		case FamilySessionStart:
-			if d.sessionStart < 0 {
-				d.sessionStart = i
-			}
-		case FamilyRunOutcome:
-			d.outcomes = append(d.outcomes, i)
-		case FamilyRateLimit:
-			d.rateLimits = append(d.rateLimits, i)
-		case FamilyThinkingEstimate:
-			if e.Estimate.EstimatedTokens != nil {
-				d.lastEstimate = i
-			}
-		case FamilyAssistantText:
-			d.finalText = i
-		case FamilyOpaque:
-			d.opaque = append(d.opaque, i)
-		case FamilyToolCall:
-			d.calls = append(d.calls, i)
-			if id := e.Call.CallID; id != nil {
-				if r, ok := d.resultOfFirst[*id]; ok {
-					r := r
-					e.Call.ResultEvent = &r
-				}
-			}
-		case FamilyAssistantThinking, FamilyToolResult, FamilySyntheticInjection:
-		}
-	}
-	ir.derived = d
-	ir.steps = computeSteps(ir.Events, d.calls)
-}
-
-// computeSteps derives one Step per call (trace.md §1.7).
-func computeSteps(events []Event, calls []int) []Step {
-	type entry struct {
-		line int
-		ms   int64
-	}
-	var list []entry
-	for _, e := range events {
-		if e.TimestampMs == nil {
-			continue
-		}
-		if n := len(list); n > 0 && list[n-1].line == e.SourceLine {
-			continue
-		}
-		list = append(list, entry{e.SourceLine, *e.TimestampMs})
-	}
-	steps := make([]Step, 0, len(calls))
-	for _, ci := range calls {
-		call := events[ci]
-		s := Step{CallEvent: ci, Tool: call.Call.Name}
-		if call.TimestampMs != nil {
-			for k, en := range list {
-				if en.line == call.SourceLine {
-					if k > 0 {
-						g := *call.TimestampMs - list[k-1].ms
-						s.GenMs = &g
-					}
-					break
-				}
-			}
-			if r := call.Call.ResultEvent; r != nil && events[*r].TimestampMs != nil {
-				x := *events[*r].TimestampMs - *call.TimestampMs
-				s.ExecMs = &x
-			}
-		}
-		steps = append(steps, s)
-	}
-	return steps
+func sha256HexBytes(p []byte) string {
+	sum := sha256.Sum256(p)
+	return hex.EncodeToString(sum[:])
 }

@@ -141,7 +141,7 @@ func TestMatchers(t *testing.T) {
 		{Matcher{Op: "equals", Value: "3"}, "3", true},
 		{Matcher{Op: "equals", Value: "3"}, num("3"), false},
 	} {
-		if got := c.m.MatchValue(c.v); got != c.want {
+		if got := c.m.MatchValue(newValue(c.v)); got != c.want {
 			t.Errorf("%s on %#v = %v, want %v", c.m.Display(), c.v, got, c.want)
 		}
 	}

@@ -28,19 +28,30 @@ func (s *Selector) scoped() bool {
 }
 
 // argument is `argument(call, f)` of trace.md §1.3.
-func argument(c *ToolCall, field string) (any, bool) {
-	if v, ok := c.Input[field]; ok {
+func argument(c *ToolCall, field string) (Value, bool) {
+	if v, ok := c.Input.Get(field); ok {
 		return v, true
 	}
 	if field == "command" && c.JoinedArgv != nil {
-		return *c.JoinedArgv, true
+		return Value{Kind: ValueString, Text: *c.JoinedArgv}, true
 	}
-	return nil, false
+	return Value{}, false
+}
+
+// prepare computes once what Matches reads for every call: the merged
+// tool set and the sorted argument names. Validation calls it.
+func (s *Selector) prepare() {
+	s.tools = s.CanonicalTools()
+	s.argNames = slices.Sorted(maps.Keys(s.Args))
+	s.prepared = true
 }
 
 // Matches reports whether a call is selected (trace.md §3.4).
 func (s *Selector) Matches(c *ToolCall) bool {
-	tools := s.CanonicalTools()
+	tools, argNames := s.tools, s.argNames
+	if !s.prepared { // built without ReadSpec: compute, never write (a spec is shared across goroutines)
+		tools, argNames = s.CanonicalTools(), slices.Sorted(maps.Keys(s.Args))
+	}
 	if len(tools) > 0 || len(s.Operations) > 0 {
 		in := slices.Contains(tools, c.Name)
 		if !in {
@@ -58,7 +69,7 @@ func (s *Selector) Matches(c *ToolCall) bool {
 	if s.Subject != nil && !slices.ContainsFunc(c.Subjects, s.Subject.MatchText) {
 		return false
 	}
-	for _, f := range slices.Sorted(maps.Keys(s.Args)) {
+	for _, f := range argNames {
 		v, ok := argument(c, f)
 		if !ok || !s.Args[f].MatchValue(v) {
 			return false

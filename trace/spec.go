@@ -91,6 +91,10 @@ type Selector struct {
 	Operations []string
 	Subject    *Matcher
 	Args       map[string]*Matcher
+
+	// tools and argNames are what Matches reads, computed once (prepare).
+	tools, argNames []string
+	prepared        bool
 }
 
 // CountBound bounds a whole number (trace.md §3.3).
@@ -106,7 +110,10 @@ type Matcher struct {
 	Op    string
 	Text  string
 	Value any
-	re    *regexp.Regexp
+	// re and glob are the compiled pattern of `regex` and `glob`, shared by
+	// every matcher of a specification that writes the same pattern.
+	re   *regexp.Regexp
+	glob *glob
 }
 
 // Availability is the validated form of env.tool_available: Form is
@@ -140,10 +147,20 @@ type APIErrorStatus struct {
 	Equals string
 }
 
+// MaxSpecBytes is the largest specification ReadSpec reads, in bytes
+// (1 MiB: the 43-expectation corpus specification is 20 KB). Callers
+// reading a file refuse a larger one before reading it.
+const MaxSpecBytes = 1 << 20
+
 // ReadSpec reads, validates and digests a `trace-spec/1` document written in
 // YAML or JSON. On refusal it returns a nil Spec and the refusals, each with
 // Path set to its location (trace.md §3.8); TRACE-SPEC-002 is always alone.
+// A document over MaxSpecBytes, or one that expands past MaxSpecExpansion
+// or nests deeper than MaxSpecDepth, is a TRACE-SPEC-002.
 func ReadSpec(data []byte) (*Spec, diag.List) {
+	if len(data) > MaxSpecBytes {
+		return nil, diag.List{refusal(CodeSpecShape, "document", "the document is %d bytes, over the limit of %d MiB", len(data), MaxSpecBytes>>20)}
+	}
 	spec, err := decodeSpec(data)
 	if err != nil {
 		return nil, diag.List{refusal(CodeSpecShape, "document", "%s", err.Error())}

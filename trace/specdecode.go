@@ -17,8 +17,23 @@ type gmap struct {
 	vals map[string]any
 }
 
-// maxNodes bounds alias expansion (a "billion laughs" document).
-const maxNodes = 1 << 20
+// Bounds on what a specification may expand to. Aliases are expanded where
+// they are used, so a small document can stand for a huge one (a "billion
+// laughs", or one long regex aliased into thousands of expectations); the
+// budget counts the bytes of the expanded document, each use of an alias
+// paying for what it expands to, not the nodes of the written one.
+const (
+	// MaxSpecExpansion is the most bytes of scalar text (keys and values)
+	// plus nodeCost per node that a specification may expand to: 16 MiB,
+	// four times what any document within MaxSpecBytes can hold without
+	// aliases.
+	MaxSpecExpansion = 16 << 20
+	// nodeCost is what one node costs the expansion budget beside its text.
+	nodeCost = 8
+	// MaxSpecDepth is the deepest nesting of mappings, sequences and
+	// aliases a specification may have.
+	MaxSpecDepth = 64
+)
 
 // toGeneric converts a YAML document to generic values: nil, bool, int64,
 // uint64, float64, string, []any and *gmap. YAML 1.2 scalars: `yes`, `on`,
@@ -31,14 +46,23 @@ func toGeneric(data []byte) (any, error) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, errors.New("the document is empty")
 	}
-	budget := maxNodes
+	budget := int64(MaxSpecExpansion)
 	return nodeValue(doc.Content[0], &budget, 0)
 }
 
-func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
-	*budget--
-	if *budget < 0 || depth > 200 {
-		return nil, errors.New("the document is too large or too deeply nested")
+// errExpansion and errDepth are the refusals of the expansion bounds.
+var (
+	errExpansion = fmt.Errorf("the document expands to more than %d MiB (each use of an alias counts what it expands to)", MaxSpecExpansion>>20)
+	errDepth     = fmt.Errorf("the document nests deeper than %d levels", MaxSpecDepth)
+)
+
+func nodeValue(n *yaml.Node, budget *int64, depth int) (any, error) {
+	*budget -= nodeCost + int64(len(n.Value))
+	if *budget < 0 {
+		return nil, errExpansion
+	}
+	if depth > MaxSpecDepth {
+		return nil, errDepth
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
@@ -61,7 +85,7 @@ func nodeValue(n *yaml.Node, budget *int, depth int) (any, error) {
 	return nil, fmt.Errorf("unsupported YAML node at line %d", n.Line)
 }
 
-func mappingValue(n *yaml.Node, budget *int, depth int) (any, error) {
+func mappingValue(n *yaml.Node, budget *int64, depth int) (any, error) {
 	m := &gmap{vals: map[string]any{}}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
@@ -73,6 +97,9 @@ func mappingValue(n *yaml.Node, budget *int, depth int) (any, error) {
 		}
 		if _, dup := m.vals[k.Value]; dup {
 			return nil, fmt.Errorf("line %d: duplicate key `%s`", k.Line, k.Value)
+		}
+		if *budget -= nodeCost + int64(len(k.Value)); *budget < 0 {
+			return nil, errExpansion
 		}
 		v, err := nodeValue(n.Content[i+1], budget, depth+1)
 		if err != nil {
@@ -270,6 +297,10 @@ func (d *decoder) optF64(m *gmap, key, path string) *float64 {
 }
 
 func (d *decoder) countBound(v any, path string) *CountBound {
+	if v == nil {
+		d.failf("`%s`: expected a bound (a mapping of `at_least`, `at_most` or `exactly`), found null", path)
+		return nil
+	}
 	m := d.object(v, path, nil, "at_least", "at_most", "exactly")
 	if m == nil {
 		return nil
@@ -430,16 +461,17 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 	}
 	k := Kind{Name: name}
 	obj := func(required []string, allowed ...string) *gmap { return d.object(v, path, required, allowed...) }
+	// count reads an optional bound: absent or null is no bound (the
+	// kind's default, if it has one).
 	count := func(m *gmap, key string) *CountBound {
 		if m == nil || m.vals[key] == nil {
 			return nil
 		}
 		return d.countBound(m.vals[key], path+"."+key)
 	}
-	// need reads a bound the shape requires: null is refused as a value
-	// that is not a mapping, as a required range is, rather than read as
-	// absent (the model has no bound to judge by then).
-	need := func(m *gmap, key string) *CountBound {
+	// bound reads a required bound: null is refused like any other
+	// non-mapping, since no default stands in for it.
+	bound := func(m *gmap, key string) *CountBound {
 		if m == nil {
 			return nil
 		}
@@ -485,9 +517,9 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 			k.Availability = &Availability{written: a}
 		}
 	case shapeCount:
-		k.Count = need(obj([]string{"count"}), "count")
+		k.Count = bound(obj([]string{"count"}), "count")
 	case shapeMs:
-		k.Count = need(obj([]string{"ms"}), "ms")
+		k.Count = bound(obj([]string{"ms"}), "ms")
 	case shapeSkillCount:
 		if m := obj([]string{"skill"}, "count"); m != nil {
 			k.Skill = d.str(m.vals["skill"], path+".skill")
@@ -506,13 +538,13 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 		}
 	case shapeToolResultBytes:
 		m := obj([]string{"bytes"}, append(selectorKeys, "per")...)
-		k.Selector, k.Count, k.Per = d.selector(m, path), need(m, "bytes"), perTotal
+		k.Selector, k.Count, k.Per = d.selector(m, path), bound(m, "bytes"), perTotal
 		if m != nil && m.has("per") {
 			k.Per = d.enum(m.vals["per"], path+".per", perTotal, perEach)
 		}
 	case shapeScopedCount:
 		m := obj([]string{"count"}, selectorKeys...)
-		k.Selector, k.Count = d.selector(m, path), need(m, "count")
+		k.Selector, k.Count = d.selector(m, path), bound(m, "count")
 	case shapeToolErrorRate:
 		m := obj([]string{"rate"}, selectorKeys...)
 		k.Selector = d.selector(m, path)
@@ -536,7 +568,7 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 		k.Range = d.rangeBound(v, path)
 	case shapeModelCount:
 		m := obj([]string{"count"}, "model")
-		k.Count, k.Model = need(m, "count"), d.optStr(m, "model", path)
+		k.Count, k.Model = bound(m, "count"), d.optStr(m, "model", path)
 	case shapeCostTotal:
 		if m := obj(nil, "at_least_usd", "at_most_usd", "model"); m != nil {
 			k.Range = &RangeBound{AtLeast: d.optF64(m, "at_least_usd", path), AtMost: d.optF64(m, "at_most_usd", path)}
@@ -554,7 +586,7 @@ func (d *decoder) kind(name KindName, sh shape, v any, path string) Kind {
 		}
 	case shapeStepMs:
 		m := obj([]string{"ms"}, selectorKeys...)
-		k.Selector, k.Count = d.selector(m, path), need(m, "ms")
+		k.Selector, k.Count = d.selector(m, path), bound(m, "ms")
 	}
 	return k
 }

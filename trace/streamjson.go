@@ -5,72 +5,71 @@ import (
 	"slices"
 )
 
-// readStreamJSON reads Claude Code stream-json lines (trace.md §2.3).
-func readStreamJSON(b *builder, lines []line) {
-	for _, ln := range lines {
-		v, err := decodeJSON([]byte(ln.text))
-		if err != nil {
-			b.refusals.Add(refusal(CodeAdaptUnreadable, lineLoc(ln), "line %d is not JSON: %v", ln.number, err))
-			continue
-		}
-		o, _ := asObj(v)
-		before := len(b.events)
-		recognised := streamJSONLine(b, ln, o)
-		if recognised && len(b.events) == before {
-			b.push(ln, o.str("timestamp"), opaqueEvent(o.str("type"), o.str("subtype"), sha256Hex(ln.text)))
-		}
-	}
-	b.markers = []string{"result"}
-	if n := len(b.events); n > 0 && b.events[n-1].Family == FamilyRunOutcome {
-		b.close = &StreamClose{Witness: "terminal_record", Reason: b.events[n-1].Outcome.Subtype}
+// streamJSONReader reads Claude Code stream-json lines (trace.md §2.3).
+type streamJSONReader struct{}
+
+// check accepts every JSON line: stream-json refuses only what is not JSON.
+func (*streamJSONReader) check(*builder, line, any) bool { return true }
+
+// line maps one line; a recognised line that yields no event becomes one
+// opaque event.
+func (*streamJSONReader) line(b *builder, ln line, v any) {
+	o, _ := asObj(v)
+	before := len(b.events)
+	streamJSONLine(b, ln, o)
+	if len(b.events) == before {
+		b.opaqueEvent(ln, o.str("timestamp"), o.str("type"), o.str("subtype"), sha256HexBytes(ln.text))
 	}
 }
 
-func lineLoc(ln line) string { return "line[" + itoa(ln.number) + "]" }
+// finish records the closure: the last event is a run_outcome.
+func (*streamJSONReader) finish(b *builder) {
+	b.markers = []string{"result"}
+	if n := len(b.events); n > 0 && b.events[n-1].Family == FamilyRunOutcome {
+		b.close = &StreamClose{Witness: "terminal_record", Reason: b.events[n-1].Outcome().Subtype}
+	}
+}
 
-// streamJSONLine maps one line; it reports whether the line's type was
-// recognised (a recognised line that yields nothing becomes one opaque event).
-func streamJSONLine(b *builder, ln line, o obj) bool {
+// streamJSONLine maps one line by its type.
+func streamJSONLine(b *builder, ln line, o obj) {
 	ts := o.str("timestamp")
-	digest := func() string { return sha256Hex(ln.text) }
 	typ, subtype := o.str("type"), o.str("subtype")
 	t, st := deref(typ), deref(subtype)
 	switch {
 	case t == "system" && st == "init":
-		b.push(ln, ts, Event{Family: FamilySessionStart, Session: &SessionStart{
+		b.push(ln, ts, FamilySessionStart, &SessionStart{
 			Model: o.str("model"), PermissionMode: o.str("permissionMode"), APIKeySource: o.str("apiKeySource"),
 			HarnessVersion: o.str("claude_code_version"), OutputStyle: o.str("output_style"), Cwd: o.str("cwd"),
 			Tools: o.names("tools"), SlashCommands: o.names("slash_commands"), Skills: o.names("skills"),
 			Agents: o.names("agents"), Plugins: o.plugins("plugins"), MCPServers: o.mcpServers("mcp_servers"),
-		}})
+		})
 	case t == "system" && st == "thinking_tokens":
-		b.push(ln, ts, Event{Family: FamilyThinkingEstimate, Estimate: &ThinkingEstimate{
+		b.push(ln, ts, FamilyThinkingEstimate, &ThinkingEstimate{
 			EstimatedTokens: o.u64("estimated_tokens"), EstimatedTokensDelta: o.i64("estimated_tokens_delta"),
-		}})
+		})
 	case t == "rate_limit_event":
 		info := o.sub("rate_limit_info")
-		b.push(ln, ts, Event{Family: FamilyRateLimit, RateLimit: &RateLimit{
+		b.push(ln, ts, FamilyRateLimit, &RateLimit{
 			Status: info.str("status"), LimitType: info.str("rateLimitType"), Utilization: info.f64("utilization"),
 			IsUsingOverage: info.boolean("isUsingOverage"), ResetsAt: info.i64("resetsAt"),
-		}})
+		})
 	case t == "assistant":
-		streamJSONAssistant(b, ln, o, ts, digest)
+		streamJSONAssistant(b, ln, o, ts)
 	case t == "user":
-		streamJSONUser(b, ln, o, ts, digest)
+		streamJSONUser(b, ln, o, ts)
 	case t == "result":
-		b.push(ln, ts, Event{Family: FamilyRunOutcome, Outcome: streamJSONOutcome(o)})
+		b.push(ln, ts, FamilyRunOutcome, streamJSONOutcome(o))
 	default:
-		b.push(ln, ts, opaqueEvent(typ, subtype, digest()))
+		b.opaqueEvent(ln, ts, typ, subtype, sha256HexBytes(ln.text))
 	}
-	return true
 }
 
-func streamJSONAssistant(b *builder, ln line, o obj, ts *string, digest func() string) {
+func streamJSONAssistant(b *builder, ln line, o obj, ts *string) {
 	msg := o.sub("message")
-	reqID := o.str("request_id")
+	reqID := b.requestID(o.str("request_id"))
 	u := msg.sub("usage")
 	b.requests = append(b.requests, Request{
-		SourceLine: ln.number, RequestID: reqID, Model: msg.str("model"),
+		SourceLine: ln.number, RequestID: reqID, Model: b.internPtr(msg.str("model")),
 		InputTokens: u.u64("input_tokens"), OutputTokens: u.u64("output_tokens"),
 		CacheReadInputTokens: u.u64("cache_read_input_tokens"), CacheCreationInputTokens: u.u64("cache_creation_input_tokens"),
 		Events: []int{},
@@ -82,25 +81,25 @@ func streamJSONAssistant(b *builder, ln line, o obj, ts *string, digest func() s
 		switch deref(bt) {
 		case "text":
 			if s := blk.str("text"); s != nil {
-				b.push(ln, ts, Event{Family: FamilyAssistantText, Text: &AssistantText{Text: *s, RequestID: reqID}})
+				b.text(ln, ts, *s, reqID)
 				continue
 			}
 		case "thinking":
 			if s := blk.str("thinking"); s != nil {
-				b.push(ln, ts, Event{Family: FamilyAssistantThinking, Thinking: &AssistantThinking{Text: *s}})
+				b.push(ln, ts, FamilyAssistantThinking, &AssistantThinking{Bytes: len(*s)})
 				continue
 			}
 		case "tool_use":
 			if name := blk.str("name"); name != nil {
-				b.push(ln, ts, Event{Family: FamilyToolCall, Call: newToolCall(blk.str("id"), *name, blk.get("input"), nil, nil)})
+				b.push(ln, ts, FamilyToolCall, b.newToolCall(blk.str("id"), *name, blk.get("input"), nil, nil))
 				continue
 			}
 		}
-		b.push(ln, ts, opaqueEvent(bt, blk.str("subtype"), digest()))
+		b.opaqueEvent(ln, ts, bt, blk.str("subtype"), sha256HexBytes(ln.text))
 	}
 }
 
-func streamJSONUser(b *builder, ln line, o obj, ts *string, digest func() string) {
+func streamJSONUser(b *builder, ln line, o obj, ts *string) {
 	msg := o.sub("message")
 	synthetic := false
 	if s := o.boolean("isSynthetic"); s != nil && *s {
@@ -108,15 +107,13 @@ func streamJSONUser(b *builder, ln line, o obj, ts *string, digest func() string
 	}
 	if s, ok := msg.get("content").(string); ok {
 		if synthetic {
-			b.push(ln, ts, Event{Family: FamilySyntheticInjection, Injection: &SyntheticInjection{Text: s}})
+			b.push(ln, ts, FamilySyntheticInjection, &SyntheticInjection{Bytes: len(s)})
 		}
 		return
 	}
 	blocks, _ := msg.get("content").([]any)
-	fields, ok := asObj(o.get("tool_use_result"))
-	if !ok {
-		fields = obj{}
-	}
+	var fields Fields
+	fieldsRead := false
 	for _, raw := range blocks {
 		blk, _ := asObj(raw)
 		bt := blk.str("type")
@@ -127,30 +124,22 @@ func streamJSONUser(b *builder, ln line, o obj, ts *string, digest func() string
 				f := false
 				isErr = &f
 			}
-			c := content(blk.get("content"))
-			b.push(ln, ts, Event{Family: FamilyToolResult, Result: &ToolResult{
-				CallID: blk.str("tool_use_id"), IsError: isErr, Content: c, ContentBytes: contentBytes(c, nil),
-				Fields: map[string]any(fields),
-			}})
+			if !fieldsRead { // the line's tool_use_result, shared by its result blocks
+				fields, fieldsRead = b.resultFields(o.get("tool_use_result")), true
+			}
+			b.push(ln, ts, FamilyToolResult, &ToolResult{
+				CallID: blk.str("tool_use_id"), IsError: isErr, ContentBytes: contentBytes(blk.get("content"), nil),
+				Fields: fields,
+			})
 			continue
 		case "text":
 			if s := blk.str("text"); s != nil && synthetic {
-				b.push(ln, ts, Event{Family: FamilySyntheticInjection, Injection: &SyntheticInjection{Text: *s}})
+				b.push(ln, ts, FamilySyntheticInjection, &SyntheticInjection{Bytes: len(*s)})
 				continue
 			}
 		}
-		b.push(ln, ts, opaqueEvent(bt, blk.str("subtype"), digest()))
+		b.opaqueEvent(ln, ts, bt, blk.str("subtype"), sha256HexBytes(ln.text))
 	}
-}
-
-func contentBytes(c *string, wire *uint64) uint64 {
-	if c != nil {
-		return uint64(len(*c))
-	}
-	if wire != nil {
-		return *wire
-	}
-	return 0
 }
 
 func streamJSONOutcome(o obj) *RunOutcome {

@@ -5,8 +5,10 @@ import (
 	"maps"
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
 )
@@ -16,8 +18,28 @@ var (
 	docIDRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)?$`)
 )
 
-// validator accumulates refusals other than TRACE-SPEC-002.
-type validator struct{ out diag.List }
+// MaxRegexInsts bounds the program a `{regex: …}` pattern compiles to, in
+// RE2 instructions. Go's regexp is linear in the text but multiplies by the
+// program's size: `[ab]{0,1000}c` compiles to about 2,000 instructions and
+// takes over 20 s on a megabyte. Real patterns (`\.md$`, `^git (push|commit)`,
+// `[a-z0-9-]+/[a-z0-9-]+\.md$`) compile to 5–40; x{0,100} to about 200.
+const MaxRegexInsts = 256
+
+// validator accumulates refusals other than TRACE-SPEC-002. It compiles
+// each distinct regex and glob pattern once, however many matchers (or
+// uses of an alias) write it.
+type validator struct {
+	out     diag.List
+	regexes map[string]compiledRegex
+	globs   map[string]*glob
+}
+
+// compiledRegex is a regex pattern compiled once: the program, or why it
+// was refused.
+type compiledRegex struct {
+	re  *regexp.Regexp
+	err string
+}
 
 func (v *validator) add(code, loc, format string, args ...any) {
 	v.out.Add(refusal(code, loc, format, args...))
@@ -28,7 +50,7 @@ func blank(s string) bool { return strings.TrimSpace(s) == "" }
 // validateSpec applies trace.md §3.8 and fills in the validated forms
 // (defaults, compiled regexes, env.tool_available's form).
 func validateSpec(s *Spec) diag.List {
-	v := &validator{}
+	v := &validator{regexes: map[string]compiledRegex{}, globs: map[string]*glob{}}
 	if s.Format != SpecFormat {
 		v.add(CodeSpecFormat, "format", "format is `%s`, expected `%s`", s.Format, SpecFormat)
 	}
@@ -185,6 +207,7 @@ func (v *validator) list(l []string, loc string, unique bool) {
 }
 
 func (v *validator) selector(s *Selector, loc string) {
+	s.prepare()
 	if s.Tool != nil {
 		v.name(*s.Tool, loc+".tool")
 		if s.Tools != nil {
@@ -212,23 +235,81 @@ func (v *validator) matchers(m map[string]*Matcher, loc string) {
 func (v *validator) matcher(m *Matcher, loc string) {
 	switch m.Op {
 	case "regex":
-		re, err := regexp.Compile(m.Text)
-		if err != nil {
-			hint := ""
-			if strings.HasPrefix(m.Text, "*") || strings.Contains(m.Text, "(*") || strings.Contains(m.Text, "|*") {
-				hint = "; a bare `*` is glob syntax, write `{glob: …}` or `.*`"
-			} else {
-				hint = " (note: a bare `*` is glob syntax, not regex)"
-			}
-			v.add(CodeSpecBadRegex, loc, "regex %s does not compile: %v%s", Quote(m.Text), err, hint)
+		c, ok := v.regexes[m.Text]
+		if !ok {
+			c = compileRegex(m.Text)
+			v.regexes[m.Text] = c
+		}
+		if c.err != "" {
+			v.add(CodeSpecBadRegex, loc, "%s", c.err)
 			return
 		}
-		m.re = re
+		m.re = c.re
+	case "glob":
+		g, ok := v.globs[m.Text]
+		if !ok {
+			g = compileGlob(m.Text)
+			v.globs[m.Text] = g
+		}
+		m.glob = g
 	case "equals":
 		if _, ok := m.Value.(float64); ok {
 			v.add(CodeSpecUndecidable, loc, "`equals` takes a boolean, an integer or a string, not a fraction: write a bound instead")
 		}
 	}
+}
+
+// compileRegex compiles a regex pattern, refusing one that does not
+// compile or whose program exceeds MaxRegexInsts.
+func compileRegex(pattern string) compiledRegex {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		hint := ""
+		if strings.HasPrefix(pattern, "*") || strings.Contains(pattern, "(*") || strings.Contains(pattern, "|*") {
+			hint = "; a bare `*` is glob syntax, write `{glob: …}` or `.*`"
+		} else {
+			hint = " (note: a bare `*` is glob syntax, not regex)"
+		}
+		return compiledRegex{err: fmt.Sprintf("regex %s does not compile: %s%s", quoteShort(pattern), cutText(err.Error(), 200), hint)}
+	}
+	if n := regexInsts(pattern); n > MaxRegexInsts {
+		return compiledRegex{err: fmt.Sprintf("regex %s compiles to %d instructions, over the limit of %d: matching time grows with the program's size; bound repetitions more tightly (`{0,1000}` repeats its operand a thousand times) or match with `contains` or `glob`",
+			quoteShort(pattern), n, MaxRegexInsts)}
+	}
+	return compiledRegex{re: re}
+}
+
+// quoteShort quotes s as Quote does, cut to its first 80 characters (with
+// `…` after the quote) so that a refusal of a long pattern stays one line.
+func quoteShort(s string) string {
+	const keep = 80
+	if utf8.RuneCountInString(s) <= keep {
+		return Quote(s)
+	}
+	r := []rune(s)
+	return Quote(string(r[:keep])) + "…"
+}
+
+// cutText cuts s to its first n characters, marking the cut with `…`.
+func cutText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// regexInsts returns the size of the RE2 program pattern compiles to (the
+// pattern is known to compile).
+func regexInsts(pattern string) int {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return 0
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return 0
+	}
+	return len(prog.Inst)
 }
 
 func (v *validator) count(b *CountBound, loc string) {

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -138,22 +139,45 @@ func (o obj) mcpServers(key string) []MCPServer {
 	return out
 }
 
-// content reads a result's content: a string as-is, an array or object as
-// compact JSON, anything else as none.
-func content(v any) *string {
-	switch x := v.(type) {
+// contentBytes is a result's content_bytes: the byte length of its
+// content (a string as-is, an array or object as compact JSON), else the
+// wire's own count, else 0.
+func contentBytes(content any, wire *uint64) uint64 {
+	switch x := content.(type) {
 	case string:
-		return &x
+		return uint64(len(x))
 	case []any, map[string]any:
-		s := Compact(x)
-		return &s
+		return uint64(len(Compact(x)))
 	}
-	return nil
+	if wire != nil {
+		return *wire
+	}
+	return 0
+}
+
+// resultFields records a result's structured fields: the object's
+// top-level fields the IR keeps, or none when v is not an object.
+func (b *builder) resultFields(v any) Fields {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	return b.fields(m, b.keep.keepResult)
+}
+
+// fields records the top-level fields of m that keep admits, names interned.
+func (b *builder) fields(m map[string]any, keep func(string) bool) Fields {
+	f := objectFields(m, keep)
+	for i := range f {
+		f[i].Name = b.intern(f[i].Name)
+	}
+	return f
 }
 
 // newToolCall builds a tool_call from its wire parts; subjects come from the
-// input unless the wire names its own.
-func newToolCall(callID *string, name string, input any, operations, subjects []string) *ToolCall {
+// input unless the wire names its own. Size and repetition key are taken
+// from the whole input before it is trimmed to the fields the IR keeps.
+func (b *builder) newToolCall(callID *string, name string, input any, operations, subjects []string) *ToolCall {
 	in, ok := input.(map[string]any)
 	if !ok {
 		in = map[string]any{}
@@ -164,14 +188,18 @@ func newToolCall(callID *string, name string, input any, operations, subjects []
 	if len(subjects) == 0 {
 		subjects = subjectsFromInput(in)
 	}
+	name = b.intern(name)
+	compact := Compact(in)
 	return &ToolCall{
-		CallID:     callID,
-		Name:       name,
-		Operations: operations,
-		Subjects:   subjects,
-		Input:      in,
-		InputBytes: uint64(len(Compact(in))),
-		JoinedArgv: joinedArgv(in),
+		CallID:      callID,
+		Name:        name,
+		Operations:  operations,
+		Subjects:    subjects,
+		Input:       b.fields(in, b.keep.keepArg),
+		InputBytes:  uint64(len(compact)),
+		ResultEvent: -1,
+		JoinedArgv:  joinedArgv(in),
+		repKey:      sha256.Sum256([]byte(name + " " + compact)),
 	}
 }
 

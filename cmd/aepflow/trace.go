@@ -7,12 +7,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/trace"
 )
 
@@ -23,21 +25,27 @@ func newTraceCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trace",
 		Short: "Inspect agent transcripts and check them against trace specifications",
-		Long: `trace reads an agent transcript (Claude Code stream-json or metaharness.event/1,
-chosen from the first non-blank line), normalises it into typed, indexed events
-and judges it against a trace-spec/1 document with three-valued verdicts that
-cite event indices.
+		Long: `trace reads agent transcripts (Claude Code stream-json, metaharness.event/1 or a
+Codex rollout, chosen from the first non-blank line), normalises each into
+typed, indexed events and judges it against a trace-spec/1 document with
+three-valued verdicts that cite event indices.
 
-  inspect   print the transcript's census
-  check     judge a transcript against a specification
-  evidence  mint the verdict as a trace_conformance evidence record
+  inspect   print a transcript's census
+  check     judge transcripts against a specification
+  evidence  mint the verdicts as trace_conformance evidence records
 
-Exit codes: check exits 0 conformant, 1 contradicted, 3 undecided; inspect and
-evidence exit 0 when they produced output. Every verb exits 1 on refused input
-(a spec or transcript refusal, an unreadable file, an unknown --advisory id, a
-bad or future --observed-at) and 2 on a malformed command line.`,
+--transcript is repeatable and takes files or directories (every *.jsonl
+inside, sorted): several transcripts are a suite, judged in parallel, each
+with its own report, then a summary table.
+
+Exit codes: check exits 0 conformant, 1 contradicted, 3 undecided (a suite:
+the worst transcript's); inspect and evidence exit 0 when they produced
+output. Every verb exits 1 on refused input (a spec or transcript refusal,
+an unreadable file, an unknown --advisory id, a bad or future --observed-at)
+and 2 on a malformed command line.`,
 		Example: `  aepflow trace inspect --transcript run.jsonl
   aepflow trace check --spec eval.trace.yaml --transcript run.jsonl
+  aepflow trace check --spec eval.trace.yaml --transcript runs/ --format junit > report.xml
   aepflow trace evidence --spec eval.trace.yaml --transcript run.jsonl --out evidence/trace.yaml`,
 	}
 	cmd.AddCommand(newTraceInspectCmd(), newTraceCheckCmd(), newTraceEvidenceCmd())
@@ -45,18 +53,24 @@ bad or future --observed-at) and 2 on a malformed command line.`,
 }
 
 func newTraceInspectCmd() *cobra.Command {
-	var transcript, format string
+	var transcripts []string
+	var format string
 	cmd := &cobra.Command{
-		Use:   "inspect --transcript FILE [--format text|json]",
+		Use:   "inspect --transcript FILE|DIR... [--format text|json]",
 		Short: "Print a transcript's census: events, requests, tool traffic and step timing",
 		Long: `inspect reads a transcript and prints its census: event counts by family, unread
 events, assistant events and API requests, per-tool traffic, repeated calls,
 per-step generation and execution times, and the time split.
 
-Exit codes: 0 when a census was printed, 1 when the transcript is refused or
-unreadable, 2 on a malformed command line.`,
+Several --transcript values, or a directory (every *.jsonl inside, sorted),
+print a census per transcript, then a table of them all. - reads standard
+input.
+
+Exit codes: 0 when every census was printed, 1 when a transcript is refused
+or unreadable, 2 on a malformed command line.`,
 		Example: `  aepflow trace inspect --transcript run.jsonl
-  aepflow trace inspect --transcript run.jsonl --format json`,
+  aepflow trace inspect --transcript run.jsonl --format json
+  aepflow trace inspect --transcript runs/ --transcript extra.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "transcript"); err != nil {
@@ -65,35 +79,46 @@ unreadable, 2 on a malformed command line.`,
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			ir, err := readTranscript(cmd, transcript)
+			set, err := expandTranscripts(cmd, transcripts)
 			if err != nil {
 				return err
 			}
-			c := trace.NewCensus(ir)
-			if format == "json" {
-				return writeJSON(cmd.OutOrStdout(), c)
+			suite := trace.InspectSuite(set.sources, trace.ReadOptions{}, 0)
+			printSuiteRefusals(cmd.ErrOrStderr(), suite)
+			if !set.suite {
+				return emitSingleCensus(cmd, suite, format)
 			}
-			return c.WriteText(cmd.OutOrStdout())
+			if err := writeSuite(cmd, suite, format); err != nil {
+				return err
+			}
+			return exitCode(suite.ExitCode())
 		},
 	}
-	cmd.Flags().StringVar(&transcript, "transcript", "", "transcript `FILE` to read")
+	cmd.Flags().StringArrayVar(&transcripts, "transcript", nil, "transcript `FILE` or directory of *.jsonl to read (repeatable; - is standard input)")
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text or json")
 	completeFormats(cmd, "text", "json")
 	return cmd
 }
 
 func newTraceCheckCmd() *cobra.Command {
-	var spec, transcript, format string
+	var spec, format string
+	var transcripts, advisory []string
 	var redact bool
-	var advisory []string
 	cmd := &cobra.Command{
-		Use:   "check --spec FILE --transcript FILE [--format text|json] [--redact] [--advisory ID]...",
-		Short: "Judge a transcript against a trace specification",
+		Use:   "check --spec FILE --transcript FILE|DIR... [--format text|json|junit] [--redact] [--advisory ID]...",
+		Short: "Judge transcripts against a trace specification",
 		Long: `check evaluates every expectation of a trace-spec/1 document against a
 transcript and prints one row per expectation (ok, gap or unk; advisory rows
 marked "(adv)"), each citing the events behind it, then the digests, the
 adapter and a verdict sentence. Checking is deterministic: no clock, network
 or model.
+
+Several --transcript values, or a directory (every *.jsonl inside, sorted),
+are a suite: judged in parallel across cores, each with its own report, then
+a summary table (transcript, adapter, ok / gap / unknown counts, verdict).
+--format json covers the suite (trace-suite/1); --format junit writes JUnit
+XML for CI: a <testsuite> per transcript, a <testcase> per expectation, a
+gap as <failure>, an unknown as <error>.
 
 --advisory ID downgrades a row for this run (repeatable; the spec digest is
 unchanged). --redact replaces every note by a digest, so the report quotes
@@ -101,66 +126,72 @@ no command string or path from the transcript.
 
 Exit codes: 0 conformant, 1 a gating expectation gaps (or the input is
 refused, or an --advisory id is not declared), 3 a gating expectation is
-undecidable, 2 on a malformed command line.`,
+undecidable, 2 on a malformed command line. A suite exits with its worst
+transcript's code: 1 if any is contradicted or refused, else 3 if any is
+undecided, else 0.`,
 		Example: `  aepflow trace check --spec eval.trace.yaml --transcript run.jsonl
   aepflow trace check --spec eval.trace.yaml --transcript run.jsonl --format json --redact
-  aepflow trace check --spec eval.trace.yaml --transcript run.jsonl --advisory billed-to-the-session`,
+  aepflow trace check --spec eval.trace.yaml --transcript run.jsonl --advisory billed-to-the-session
+  aepflow trace check --spec eval.trace.yaml --transcript runs/ --format junit > junit.xml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
 				return err
 			}
-			if err := checkFormat(format, "text", "json"); err != nil {
+			if err := checkFormat(format, "text", "json", "junit"); err != nil {
 				return err
 			}
-			r, err := runCheck(cmd, spec, transcript, trace.CheckOptions{Advisory: advisory, Redact: redact})
+			suite, set, err := runCheckSuite(cmd, spec, transcripts, trace.CheckOptions{Advisory: advisory, Redact: redact})
 			if err != nil {
 				return err
 			}
-			if format == "json" {
-				err = r.WriteJSON(cmd.OutOrStdout())
-			} else {
-				err = r.WriteText(cmd.OutOrStdout())
+			printSuiteRefusals(cmd.ErrOrStderr(), suite)
+			if !set.suite && format != "junit" {
+				return emitSingleReport(cmd, suite, format)
 			}
-			if err != nil {
-				return exitWith(exitProblems, err)
+			if err := writeSuite(cmd, suite, format); err != nil {
+				return err
 			}
-			if code := r.ExitCode(); code != exitOK {
-				return exitWith(code, nil)
-			}
-			return nil
+			return exitCode(suite.ExitCode())
 		},
 	}
-	cmd.Flags().StringVar(&spec, "spec", "", "trace specification `FILE` (YAML or JSON)")
-	cmd.Flags().StringVar(&transcript, "transcript", "", "transcript `FILE` to judge")
-	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text or json")
+	cmd.Flags().StringVar(&spec, "spec", "", "trace specification `FILE` (YAML or JSON; - is standard input)")
+	cmd.Flags().StringArrayVar(&transcripts, "transcript", nil, "transcript `FILE` or directory of *.jsonl to judge (repeatable; - is standard input)")
+	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json or junit")
 	cmd.Flags().BoolVar(&redact, "redact", false, "cite event indices and digests only, never transcript text")
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
-	completeFormats(cmd, "text", "json")
+	completeFormats(cmd, "text", "json", "junit")
 	return cmd
 }
 
 func newTraceEvidenceCmd() *cobra.Command {
-	var spec, transcript, format, observedAt, out string
-	var advisory []string
+	var spec, format, observedAt, out string
+	var transcripts, advisory []string
 	cmd := &cobra.Command{
-		Use:   "evidence --spec FILE --transcript FILE [--advisory ID]... [--observed-at DATE|EPOCH_MS] [--out FILE] [--format yaml|json|text]",
-		Short: "Mint a trace_conformance evidence record from a check",
-		Long: `evidence evaluates exactly as check does and emits a list of one
-trace_conformance record: the spec and transcript digests, the status (passed,
-failed or inconclusive), the counts, the gapped ids, the adapter, when it was
-observed, the producer (verifier/trace-checker) and the provenance.
+		Use:   "evidence --spec FILE --transcript FILE|DIR... [--advisory ID]... [--observed-at DATE|EPOCH_MS] [--out FILE] [--format yaml|json|text]",
+		Short: "Mint trace_conformance evidence records from a check",
+		Long: `evidence evaluates exactly as check does and emits a list of
+trace_conformance records, one per transcript: the spec and transcript
+digests, the status (passed, failed or inconclusive), the counts, the gapped
+ids, the adapter, when it was observed, the producer (verifier/trace-checker)
+and the provenance (the command that judges that one transcript).
 
---observed-at takes YYYY-MM-DD (UTC midnight) or epoch milliseconds and
-defaults to now; a future time is refused. --out writes the record atomically
-(creating parent directories) and prints "<file> — <status>". The format is
-yaml (default; text is the same) or json.
+--observed-at takes YYYY-MM-DD (UTC midnight, from 1970-01-01) or epoch
+milliseconds and defaults to now; a future time is refused. --out writes the
+list atomically (creating parent directories) to one file, never onto an
+input or a device, and prints "<file> — <status>" per record (with the
+transcript after the status when there are several); - is standard output.
+Several records are written passed first, failed last, so that the engine,
+where a later record of a kind wins, sees the worst. The format is yaml
+(default; text is the same) or json. If any transcript is refused, no record
+is written.
 
-Exit codes: 0 whenever a record was produced, whatever its status; 1 on
-refused input, an unknown --advisory id or a bad or future --observed-at;
+Exit codes: 0 whenever the records were produced, whatever their status; 1
+on refused input, an unknown --advisory id or a bad or future --observed-at;
 2 on a malformed command line.`,
 		Example: `  aepflow trace evidence --spec eval.trace.yaml --transcript run.jsonl
-  aepflow trace evidence --spec eval.trace.yaml --transcript run.jsonl --observed-at 2026-08-21 --out evidence/trace.yaml`,
+  aepflow trace evidence --spec eval.trace.yaml --transcript run.jsonl --observed-at 2026-08-21 --out evidence/trace.yaml
+  aepflow trace evidence --spec eval.trace.yaml --transcript runs/ --out evidence/suite.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
@@ -180,23 +211,29 @@ refused input, an unknown --advisory id or a bad or future --observed-at;
 					return exitWith(exitProblems, err)
 				}
 			}
-			r, err := runCheck(cmd, spec, transcript, trace.CheckOptions{Advisory: advisory})
+			suite, set, err := runCheckSuite(cmd, spec, transcripts, trace.CheckOptions{Advisory: advisory})
 			if err != nil {
 				return err
 			}
-			rec, err := trace.NewEvidence(r, spec, transcript, at)
-			if err != nil {
-				return exitWith(exitProblems, err)
+			if printSuiteRefusals(cmd.ErrOrStderr(), suite) > 0 {
+				return exitWith(exitProblems, nil)
 			}
-			noteInputs(cmd, spec, transcript)
-			return emitEvidence(cmd, rec, format, out)
+			records := make([]suiteRecord, len(suite.Transcripts))
+			for i := range suite.Transcripts {
+				rec, err := trace.NewEvidence(suite.Transcripts[i].Report, spec, set.given[i], at)
+				if err != nil {
+					return exitWith(exitProblems, err)
+				}
+				records[i] = suiteRecord{rec, suite.Transcripts[i].Name}
+			}
+			return emitEvidence(cmd, worstLast(records), set.suite, format, out)
 		},
 	}
-	cmd.Flags().StringVar(&spec, "spec", "", "trace specification `FILE` (YAML or JSON)")
-	cmd.Flags().StringVar(&transcript, "transcript", "", "transcript `FILE` to judge")
+	cmd.Flags().StringVar(&spec, "spec", "", "trace specification `FILE` (YAML or JSON; - is standard input)")
+	cmd.Flags().StringArrayVar(&transcripts, "transcript", nil, "transcript `FILE` or directory of *.jsonl to judge (repeatable; - is standard input)")
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
 	cmd.Flags().StringVar(&observedAt, "observed-at", "", "observation time: `DATE` (YYYY-MM-DD) or epoch milliseconds (default now)")
-	cmd.Flags().StringVar(&out, "out", "", "write the record to `FILE` (- for stdout) instead of stdout")
+	cmd.Flags().StringVar(&out, "out", "", "write the records to `FILE` instead of stdout (- is stdout)")
 	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
 	completeFormats(cmd, "yaml", "json", "text")
 	return cmd
@@ -211,31 +248,161 @@ func checkFormat(format string, allowed ...string) error {
 	return checkEnum("format", format, allowed)
 }
 
-// readTranscript reads and normalises a transcript, printing refusals.
-func readTranscript(cmd *cobra.Command, path string) (*trace.IR, error) {
-	data, err := os.ReadFile(path)
+// exitCode turns a verdict's exit code into the command's result.
+func exitCode(code int) error {
+	if code == exitOK {
+		return nil
+	}
+	return exitWith(code, nil)
+}
+
+// Bounds on the inputs of the trace verbs (docs/security.md); variables so
+// that tests can make them small.
+var (
+	transcriptLimit int64 = trace.MaxTranscriptBytes
+	specLimit       int64 = trace.MaxSpecBytes
+)
+
+// traceSet is the transcripts a command line names.
+type traceSet struct {
+	sources []trace.Source
+	// given holds each transcript's path as the command line gives it
+	// (`-`, or a directory joined with an entry), for provenance.
+	given []string
+	// suite is set when the transcripts are a suite: several values, or a
+	// directory.
+	suite bool
+}
+
+// expandTranscripts turns the --transcript values into sources: a
+// directory stands for every `*.jsonl` directly inside it, sorted by name
+// (entries that are not regular files are kept, and refused when read, so
+// nothing in the directory is silently skipped); `-` is standard input,
+// once. A directory without one is refused: an empty suite proves nothing.
+func expandTranscripts(cmd *cobra.Command, values []string) (*traceSet, error) {
+	set := &traceSet{suite: len(values) > 1}
+	stdin := false
+	for _, v := range values {
+		if v == "-" {
+			if stdin {
+				return nil, usageError("--transcript - is given twice: standard input can be read once")
+			}
+			stdin = true
+			if err := takeStdin(cmd, "--transcript"); err != nil {
+				return nil, exitWith(exitProblems, err)
+			}
+			set.add(v, stdinName, func() (io.ReadCloser, error) {
+				return &limitedReader{r: cmd.InOrStdin(), name: stdinName, limit: transcriptLimit}, nil
+			})
+			continue
+		}
+		if info, err := os.Stat(v); err == nil && info.IsDir() {
+			set.suite = true
+			if err := set.addDirectory(v); err != nil {
+				return nil, exitWith(exitProblems, err)
+			}
+			continue
+		}
+		set.add(v, v, openFile(v))
+	}
+	noteInputs(cmd, set.given...)
+	return set, nil
+}
+
+func (s *traceSet) add(given, name string, open func() (io.ReadCloser, error)) {
+	s.given = append(s.given, given)
+	s.sources = append(s.sources, trace.Source{Name: name, Open: open})
+}
+
+// openFile opens a transcript file through fsio: a regular file of at most
+// transcriptLimit bytes.
+func openFile(path string) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) {
+		f, err := fsio.Open(path, transcriptLimit)
+		if err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+}
+
+// addDirectory adds every `*.jsonl` entry of dir, sorted by name.
+func (s *traceSet) addDirectory(dir string) error {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, exitWith(exitProblems, err)
+		return err
 	}
-	ir, adapter, refusals := trace.Read(data)
-	if len(refusals) > 0 {
-		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("transcript %s refused (read as %s)", path, adapter.Name), refusals)
-		return nil, exitWith(exitProblems, nil)
+	n := 0
+	for _, e := range entries { // os.ReadDir sorts by name
+		if !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		s.add(path, path, openFile(path))
+		n++
 	}
-	return ir, nil
+	if n == 0 {
+		return fmt.Errorf("directory `%s` holds no *.jsonl transcript", dir)
+	}
+	return nil
+}
+
+// runCheckSuite reads the spec and judges every transcript; every failure
+// is already an exit error.
+func runCheckSuite(cmd *cobra.Command, specPath string, transcripts []string, opts trace.CheckOptions) (*trace.Suite, *traceSet, error) {
+	if specPath == "-" && slices.Contains(transcripts, "-") {
+		return nil, nil, usageError("--spec - and --transcript - both ask for standard input, which can be read once")
+	}
+	spec, err := readSpec(cmd, specPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := trace.ValidateAdvisory(spec, opts.Advisory); err != nil {
+		return nil, nil, exitWith(exitProblems, err)
+	}
+	set, err := expandTranscripts(cmd, transcripts)
+	if err != nil {
+		return nil, nil, err
+	}
+	suite, err := trace.CheckSuite(spec, set.sources, opts, trace.ReadOptions{}, 0)
+	if err != nil {
+		return nil, nil, exitWith(exitProblems, err)
+	}
+	return suite, set, nil
 }
 
 func readSpec(cmd *cobra.Command, path string) (*trace.Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := readInput(cmd, "--spec", path, specLimit)
 	if err != nil {
 		return nil, exitWith(exitProblems, err)
 	}
 	spec, refusals := trace.ReadSpec(data)
 	if len(refusals) > 0 {
-		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("specification %s refused", path), refusals)
+		printRefusals(cmd.ErrOrStderr(), fmt.Sprintf("specification %s refused", inputName(path)), refusals)
 		return nil, exitWith(exitProblems, nil)
 	}
 	return spec, nil
+}
+
+// printSuiteRefusals prints, in order, why each transcript that was not
+// judged was not: its refusals under a header naming it and the wire it
+// was read as, or the error that kept it from being read. It returns how
+// many there were.
+func printSuiteRefusals(w io.Writer, suite *trace.Suite) int {
+	n := 0
+	for i := range suite.Transcripts {
+		j := &suite.Transcripts[i]
+		switch {
+		case j.Err != nil:
+			fmt.Fprintf(w, "aepflow: %v\n", j.Err)
+		case len(j.Refusals) > 0:
+			printRefusals(w, fmt.Sprintf("transcript %s refused (read as %s)", j.Name, j.Adapter.Name), j.Refusals)
+		default:
+			continue
+		}
+		n++
+	}
+	return n
 }
 
 func printRefusals(w io.Writer, header string, refusals diag.List) {
@@ -245,24 +412,53 @@ func printRefusals(w io.Writer, header string, refusals diag.List) {
 	}
 }
 
-// runCheck reads both inputs and evaluates; every failure is already an exit error.
-func runCheck(cmd *cobra.Command, specPath, transcriptPath string, opts trace.CheckOptions) (*trace.Report, error) {
-	spec, err := readSpec(cmd, specPath)
+// emitSingleCensus prints the census of the one transcript of a command
+// line, as inspect always has; a refusal is already printed.
+func emitSingleCensus(cmd *cobra.Command, suite *trace.Suite, format string) error {
+	j := &suite.Transcripts[0]
+	if j.Census == nil {
+		return exitWith(exitProblems, nil)
+	}
+	if format == "json" {
+		return writeJSON(cmd.OutOrStdout(), j.Census)
+	}
+	return j.Census.WriteText(cmd.OutOrStdout())
+}
+
+// emitSingleReport prints the report of the one transcript of a command
+// line, as check always has; a refusal is already printed.
+func emitSingleReport(cmd *cobra.Command, suite *trace.Suite, format string) error {
+	r := suite.Transcripts[0].Report
+	if r == nil {
+		return exitWith(exitProblems, nil)
+	}
+	var err error
+	if format == "json" {
+		err = r.WriteJSON(cmd.OutOrStdout())
+	} else {
+		err = r.WriteText(cmd.OutOrStdout())
+	}
 	if err != nil {
-		return nil, err
+		return exitWith(exitProblems, err)
 	}
-	if err := trace.ValidateAdvisory(spec, opts.Advisory); err != nil {
-		return nil, exitWith(exitProblems, err)
+	return exitCode(r.ExitCode())
+}
+
+// writeSuite prints a suite in format (text, json or junit).
+func writeSuite(cmd *cobra.Command, suite *trace.Suite, format string) error {
+	var err error
+	switch format {
+	case "json":
+		err = suite.WriteJSON(cmd.OutOrStdout())
+	case "junit":
+		err = suite.WriteJUnit(cmd.OutOrStdout())
+	default:
+		err = suite.WriteText(cmd.OutOrStdout())
 	}
-	ir, err := readTranscript(cmd, transcriptPath)
 	if err != nil {
-		return nil, err
+		return exitWith(exitProblems, err)
 	}
-	r, err := trace.Check(spec, ir, opts)
-	if err != nil {
-		return nil, exitWith(exitProblems, err)
-	}
-	return r, nil
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -277,14 +473,38 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-func emitEvidence(cmd *cobra.Command, rec *trace.Evidence, format, out string) error {
+// suiteRecord is one transcript's record and the transcript's name.
+type suiteRecord struct {
+	rec  *trace.Evidence
+	name string
+}
+
+// worstLast orders a suite's records passed, then inconclusive, then
+// failed, each group in transcript order. A reader that lets the later
+// record of a kind decide — the engine binds the facts of every record in
+// turn, and a later binding wins — then sees the worst transcript's
+// verdict: `trace_conformance.passed` of a suite's records is true only
+// when every transcript passed.
+func worstLast(records []suiteRecord) []suiteRecord {
+	rank := map[string]int{trace.StatusPassed: 0, trace.StatusInconclusive: 1, trace.StatusFailed: 2}
+	slices.SortStableFunc(records, func(a, b suiteRecord) int { return rank[a.rec.Status] - rank[b.rec.Status] })
+	return records
+}
+
+// emitEvidence prints the records, or writes them to out (`-` is standard
+// output) as one list through writeOutput: atomically, never onto an input
+// or anything but a regular file.
+func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format, out string) error {
+	list := make([]*trace.Evidence, len(records))
+	for i, r := range records {
+		list[i] = r.rec
+	}
 	var b bytes.Buffer
-	records := []*trace.Evidence{rec}
 	var err error
 	if format == "json" {
-		err = trace.EncodeEvidenceJSON(&b, records)
+		err = trace.EncodeEvidenceJSON(&b, list)
 	} else {
-		err = trace.EncodeEvidenceYAML(&b, records)
+		err = trace.EncodeEvidenceYAML(&b, list)
 	}
 	if err != nil {
 		return exitWith(exitProblems, err)
@@ -297,7 +517,13 @@ func emitEvidence(cmd *cobra.Command, rec *trace.Evidence, format, out string) e
 	if err := writeOutput(cmd, out, b.Bytes(), true); err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s — %s\n", out, rec.Status)
+	for _, r := range records {
+		if suite {
+			fmt.Fprintf(cmd.OutOrStdout(), "%s — %s — %s\n", out, r.rec.Status, r.name)
+		} else {
+			fmt.Fprintf(cmd.OutOrStdout(), "%s — %s\n", out, r.rec.Status)
+		}
+	}
 	return nil
 }
 

@@ -80,8 +80,10 @@ type Record struct {
 // Kind returns the record's canonical kind.
 func (r Record) Kind() string { return r.Value.Kind }
 
-// ParseDate reads an observed_at scalar: epoch milliseconds or YYYY-MM-DD
-// (midnight UTC).
+// ParseDate reads an observed_at scalar: non-negative epoch milliseconds
+// or YYYY-MM-DD (midnight UTC) from 1970-01-01 on. An earlier date would
+// be a negative time, which the snapshot of the records refuses when it is
+// read back.
 func ParseDate(n *yaml.Node) (int64, bool) {
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return 0, false
@@ -94,7 +96,7 @@ func ParseDate(n *yaml.Node) (int64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return t.UnixMilli(), true
+	return t.UnixMilli(), t.UnixMilli() >= 0
 }
 
 // FormatDate formats epoch milliseconds as YYYY-MM-DD (UTC).

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/testkit"
+	"github.com/aepflow/aepflow/trace"
+)
+
+// withTraceLimits makes the trace verbs' input bounds small for one test.
+func withTraceLimits(t *testing.T, transcript, spec int64) {
+	t.Helper()
+	oldT, oldS := transcriptLimit, specLimit
+	transcriptLimit, specLimit = transcript, spec
+	t.Cleanup(func() { transcriptLimit, specLimit = oldT, oldS })
+}
+
+const limitsTranscript = `{"type":"system","subtype":"init","model":"m","tools":["Bash"]}
+{"type":"result","subtype":"success","is_error":false,"num_turns":1}
+`
+
+const limitsSpec = `format: trace-spec/1
+id: cli/limits
+expectations:
+  - {id: turns, expect: {turns: {count: {at_most: 1}}}}
+`
+
+// TestTraceInputBounds: a transcript or a spec over its bound is refused
+// (exit 1, naming the input and the limit), from a file and from standard
+// input alike; within the bound both are read.
+func TestTraceInputBounds(t *testing.T) {
+	dir := t.TempDir()
+	transcript := filepath.Join(dir, "run.jsonl")
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(transcript, []byte(limitsTranscript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(spec, []byte(limitsSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := int64(len(limitsTranscript) - 1)
+	for _, c := range []struct {
+		name             string
+		transcript, spec int64
+		args             []string
+		stdin            string
+		code             int
+		stderr           string
+	}{
+		{"within the bounds", 1 << 20, 1 << 20, []string{"trace", "check", "--spec", spec, "--transcript", transcript}, "", exitOK, ""},
+		{"transcript file", small, 1 << 20, []string{"trace", "check", "--spec", spec, "--transcript", transcript}, "", exitProblems,
+			"aepflow: cannot read `" + transcript + "`: it is larger than the limit of 132 bytes\n"},
+		{"transcript on stdin", small, 1 << 20, []string{"trace", "inspect", "--transcript", "-"}, limitsTranscript, exitProblems,
+			"aepflow: cannot read `<stdin>`: it is larger than the limit of 132 bytes\n"},
+		{"spec file", 1 << 20, 64, []string{"trace", "evidence", "--spec", spec, "--transcript", transcript}, "", exitProblems,
+			"aepflow: cannot read `" + spec + "`: it is larger than the limit of 64 bytes\n"},
+		{"spec on stdin", 1 << 20, 64, []string{"trace", "check", "--spec", "-", "--transcript", transcript}, limitsSpec, exitProblems,
+			"aepflow: cannot read `<stdin>`: it is larger than the limit of 64 bytes\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			withTraceLimits(t, c.transcript, c.spec)
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			if code != c.code || stderr.String() != c.stderr {
+				t.Fatalf("exit %d, want %d\nstderr: %q\nwant:   %q\nstdout: %s", code, c.code, stderr.String(), c.stderr, stdout.String())
+			}
+			if c.code != exitOK && stdout.Len() > 0 {
+				t.Errorf("a refusal printed on stdout: %s", stdout.String())
+			}
+		})
+	}
+}
+
+// TestSecurityTraceBounds checks the limits of docs/security.md's trace
+// rows against the constants the trace readers use.
+func TestSecurityTraceBounds(t *testing.T) {
+	rows := testkit.TableRows(t, "../../docs/security.md", "### trace")
+	size := fsio.FormatSize
+	for first, want := range map[string]string{
+		"`--transcript` file or `-`": size(trace.MaxTranscriptBytes) + " (`trace.MaxTranscriptBytes`)",
+		"one transcript line":        size(trace.MaxLineBytes) + " (`trace.MaxLineBytes`); skipped without being held",
+		"line refusals listed":       fmt.Sprintf("%d (`trace.MaxListedRefusals`), the rest counted", trace.MaxListedRefusals),
+		"`--spec` file or `-`":       size(trace.MaxSpecBytes) + " (`trace.MaxSpecBytes`)",
+		"spec expansion: scalar bytes + 8 per node, each use of an alias counting what it expands to": size(trace.MaxSpecExpansion) + " (`trace.MaxSpecExpansion`)",
+		"spec nesting":           fmt.Sprintf("%d levels (`trace.MaxSpecDepth`)", trace.MaxSpecDepth),
+		"a `{regex: …}` pattern": fmt.Sprintf("%d RE2 instructions (`trace.MaxRegexInsts`); each distinct pattern compiled once per spec", trace.MaxRegexInsts),
+	} {
+		row, ok := rows[first]
+		if !ok {
+			t.Errorf("docs/security.md has no trace row %q", first)
+			continue
+		}
+		if row[1] != want {
+			t.Errorf("row %q: the limit reads %q; the code says %q", first, row[1], want)
+		}
+	}
+	if transcriptLimit != trace.MaxTranscriptBytes || specLimit != trace.MaxSpecBytes {
+		t.Errorf("the commands read with limits %d and %d, not the documented ones", transcriptLimit, specLimit)
+	}
+}
