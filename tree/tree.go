@@ -106,6 +106,11 @@ type Tree struct {
 
 	// origin remembers which file declared each identity, per kind.
 	origin map[Kind]map[string]string
+	// entries are what was read, in load order, kept so that WithFile can
+	// rebuild the registry without reading the other files again.
+	entries []*entry
+	// kinds are the kinds whose rows LoadKinds read.
+	kinds []Kind
 	// bytes counts the bytes read; full is set once they exceed
 	// MaxTreeBytes.
 	bytes int64
@@ -114,6 +119,21 @@ type Tree struct {
 	// so are not in the registry): their id when it could be read, else
 	// "". A reference to one is not reported again as "not in the tree".
 	broken map[Kind]map[string][]string
+}
+
+// entry is one file as the tree read it, or (with an empty file path) the
+// refusal of a directory that could not be walked: the bytes, the document
+// decoded from them (nil when it could not be used) and the diagnostics of
+// reading, parsing, decoding and validating it on its own. An entry is
+// never changed once made, so trees built by WithFile share them.
+type entry struct {
+	file  File
+	data  []byte
+	doc   *Document
+	diags diag.List
+	// brokenID is the id a document that could not be used declares, as
+	// far as it can be read ("" when it cannot), for Tree.broken.
+	brokenID string
 }
 
 func newTree(root string) *Tree {
