@@ -11,8 +11,8 @@ import "embed"
 // code, in the order a code is looked up: a code documented on two pages
 // (`unknown_field`, `unknown_state`) links to the first.
 //
-//go:embed codes-documents.md codes-workflow.md codes-projection.md flow-codes.md
+//go:embed codes-documents.md codes-workflow.md codes-projection.md flow-codes.md codes-analysis.md
 var CodePages embed.FS
 
 // CodePageOrder lists the names of CodePages in lookup order.
-var CodePageOrder = []string{"codes-documents.md", "codes-workflow.md", "codes-projection.md", "flow-codes.md"}
+var CodePageOrder = []string{"codes-documents.md", "codes-workflow.md", "codes-projection.md", "flow-codes.md", "codes-analysis.md"}

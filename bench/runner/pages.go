@@ -25,3 +25,11 @@ func init() {
 		"tree": {Pkg: "./tree", Bench: "WithFileCorpus|LoadCorpus", Benchtime: "100x", QuickBenchtime: "20x"},
 	}})
 }
+
+// The analysis page: `analyze` of chains of 1,000 and 10,000 states, and a
+// simulated walk.
+func init() {
+	register(&Page{Name: "analyze", Go: map[string]GoBench{
+		"analysis": {Pkg: "./analysis", Bench: ".", Benchtime: "3x", QuickBenchtime: "1x"},
+	}})
+}
