@@ -95,7 +95,16 @@ type Principle struct {
 	Capabilities workflow.CapabilityPolicy
 	// OnFailure is `on_failure` (alias `failure_policy`), nil for none.
 	OnFailure *workflow.FailurePolicy
+
+	// shakyDuties: a part that could make the principle enforceable
+	// (requires, obligations, evidence, verification, capabilities) did
+	// not decode, or is misspelt, so whether it declares nothing
+	// enforceable is unknown.
+	shakyDuties bool
 }
+
+// dutyKeys are the keys whose contents make a principle enforceable.
+var dutyKeys = []string{"requires", "obligations", "evidence", "verification", "capabilities"}
 
 // Location returns the principle's location prefix, `principle <id>`.
 func (p *Principle) Location() string { return "principle " + p.ID }
@@ -109,6 +118,9 @@ func DecodePrinciple(doc *yamldoc.Document, diags *diag.List) *Principle {
 	if n, key := m.GetAlias("applies_when", "applicability"); !yamldoc.IsNull(n) {
 		p.AppliesWhen = parsePredicate(r, n, yamldoc.Key(path, key))
 	}
+	// Errors reported from here to the capabilities are in the parts that
+	// make a principle enforceable.
+	dutiesFrom := len(*r.Diags)
 	if n := m.Get("requires"); !yamldoc.IsNull(n) {
 		p.Requires = decodeRequires(r, n, yamldoc.Key(path, "requires"))
 	}
@@ -132,10 +144,14 @@ func DecodePrinciple(doc *yamldoc.Document, diags *diag.List) *Principle {
 	if n := m.Get("capabilities"); !yamldoc.IsNull(n) {
 		p.Capabilities = workflow.DecodeCapabilityPolicy(r, n, yamldoc.Key(path, "capabilities"))
 	}
+	p.shakyDuties = m.Node() == nil || (*r.Diags)[min(dutiesFrom, len(*r.Diags)):].HasErrors()
 	if n, key := m.GetAlias("on_failure", "failure_policy"); !yamldoc.IsNull(n) {
 		p.OnFailure = workflow.DecodeFailurePolicy(r, n, yamldoc.Key(path, key))
 	}
 	m.Done()
+	for _, k := range dutyKeys {
+		p.shakyDuties = p.shakyDuties || (m.Get(k) == nil && m.Misspelt(k))
+	}
 	return p
 }
 
@@ -156,9 +172,12 @@ func (p *Principle) Enforceable() bool {
 	return len(p.Evidence) > 0 || len(p.Verification) > 0 || !p.Capabilities.IsEmpty()
 }
 
-// Validate reports a principle that declares nothing enforceable.
+// Validate reports a principle that declares nothing enforceable. On a
+// principle decoded with shape errors it says nothing when one of the
+// parts that would make it enforceable did not decode or is misspelt: that
+// part's own diagnostic is the cause.
 func (p *Principle) Validate() diag.List {
-	if p.Enforceable() {
+	if p.Enforceable() || p.shakyDuties {
 		return nil
 	}
 	return diag.List{diag.Errorf(CodeEmptyDeclaration, "principle `%s` declares nothing enforceable", p.ID).

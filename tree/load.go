@@ -71,15 +71,27 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 			t.markBroken(kind, peekID(nil, t.Sources[f]), f)
 			continue
 		}
-		d, ds := decode(kind, doc)
+		d, sound, ds := decode(kind, doc)
 		diags.Extend(ds)
-		if d != nil {
-			diags.Extend(t.register(d))
-		} else {
-			t.markBroken(kind, peekID(doc.Root, doc.Data), f)
-		}
+		t.admit(d, sound, kind, doc, &diags)
 	}
 	return diags
+}
+
+// admit registers a document that decoded soundly. One with shape errors
+// never enters the registry: it is marked broken (a reference to it is not
+// reported again) and kept among the unsound documents, whose parts that
+// decoded the registry-wide checks still judge.
+func (t *Tree) admit(d *Document, sound bool, kind Kind, doc *yamldoc.Document, diags *diag.List) {
+	switch {
+	case d != nil && sound:
+		diags.Extend(t.register(d))
+	default:
+		t.markBroken(kind, peekID(doc.Root, doc.Data), doc.File)
+		if d != nil {
+			t.unsound = append(t.unsound, d)
+		}
+	}
 }
 
 // topLevelID finds a top-level `id:` line of a YAML document, or an `"id":`
@@ -243,20 +255,20 @@ type Document struct {
 	pos diag.Pos
 }
 
-// decode reads doc as a document of kind. A document recognised as one that
-// never belongs in a tree is refused with misplaced_document. Semantic
-// validation runs only when the shape is sound; the returned Document is
-// nil when it is not (so that a broken document never enters the
-// registry).
-func decode(kind Kind, doc *yamldoc.Document) (*Document, diag.List) {
-	var diags diag.List
+// decode reads doc as a document of kind and runs the document's own rules.
+// A document recognised as one that never belongs in a tree is refused with
+// misplaced_document (nil). Shape errors do not hide the rules: each
+// model's Validate judges what decoded soundly. sound reports that the
+// document decoded without a shape error; one that did not must never
+// enter the registry.
+func decode(kind Kind, doc *yamldoc.Document) (d *Document, sound bool, diags diag.List) {
 	if m := protocol.Misplaced(doc.Root); m != "" {
 		diags.Add(diag.Errorf(CodeMisplaced, "this file is a document of kind `%s`, which does not belong in a document tree", m).
 			At(doc.File, yamldoc.PosOf(doc.Root)).
 			WithHint("tasks, artifact manifests, evidence and project files live in a project's `.engineering/`, not under `%s`", rowDir(kind)))
-		return nil, diags
+		return nil, false, diags
 	}
-	d := &Document{Kind: kind, File: doc.File, pos: yamldoc.PosOf(doc.Root)}
+	d = &Document{Kind: kind, File: doc.File, pos: yamldoc.PosOf(doc.Root)}
 	switch kind {
 	case KindWorkflow:
 		d.Workflow = workflow.Decode(doc, &diags)
@@ -271,22 +283,19 @@ func decode(kind Kind, doc *yamldoc.Document) (*Document, diag.List) {
 	case KindLifecycle:
 		d.Lifecycle = protocol.DecodeLifecycle(doc, &diags)
 	}
-	shapeErrors := diags.HasErrors()
-	if kind == KindWorkflow && d.Workflow != nil {
-		// A shape error in one part of a workflow does not hide the rules
-		// on the rest: Validate judges what decoded soundly.
-		diags.Extend(d.Workflow.Validate())
-	}
-	if shapeErrors {
-		return nil, diags
-	}
+	sound = !diags.HasErrors()
 	switch kind {
+	case KindWorkflow:
+		if d.Workflow == nil {
+			return nil, false, diags // not a mapping: nothing decoded
+		}
+		diags.Extend(d.Workflow.Validate())
 	case KindStepMap:
 		diags.Extend(d.StepMap.Validate())
 	case KindPrinciple:
 		diags.Extend(d.Principle.Validate())
 	}
-	return d, diags
+	return d, sound, diags
 }
 
 func rowDir(k Kind) string {
@@ -368,7 +377,17 @@ func identityKey(k Kind) string {
 // against the verifiers of its extends chain.
 func (t *Tree) crossCheck() diag.List {
 	var diags diag.List
-	for _, m := range t.StepMapList() {
+	maps, protocols := t.StepMapList(), t.ProtocolRefs()
+	var unsoundProtocols []*protocol.Protocol
+	for _, d := range t.unsound {
+		switch {
+		case d.StepMap != nil:
+			maps = append(maps, d.StepMap)
+		case d.Protocol != nil && !d.Protocol.ExtendsUnreadable():
+			unsoundProtocols = append(unsoundProtocols, d.Protocol)
+		}
+	}
+	for _, m := range maps {
 		if !m.Workflow.Pinned() {
 			continue // refused already (missing_declaration)
 		}
@@ -381,8 +400,11 @@ func (t *Tree) crossCheck() diag.List {
 		}
 		diags.Extend(m.CrossValidate(w))
 	}
-	for _, ref := range t.ProtocolRefs() {
+	for _, ref := range protocols {
 		p := t.Protocols[ref]
+		diags.Extend(p.ValidateVerifiers(t.inheritedVerifiers(p)))
+	}
+	for _, p := range unsoundProtocols {
 		diags.Extend(p.ValidateVerifiers(t.inheritedVerifiers(p)))
 	}
 	return diags

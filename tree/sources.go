@@ -43,11 +43,9 @@ func LoadSources(root string, sources []Source) (*Tree, diag.List) {
 		if doc == nil || ds.HasErrors() {
 			continue
 		}
-		d, ds := decode(s.Kind, doc)
+		d, sound, ds := decode(s.Kind, doc)
 		diags.Extend(ds)
-		if d != nil {
-			diags.Extend(t.register(d))
-		}
+		t.admit(d, sound, s.Kind, doc, &diags)
 	}
 	diags.Extend(t.crossCheck())
 	return t, diags
