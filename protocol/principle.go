@@ -56,6 +56,9 @@ type Requirement struct {
 	Key    string
 	Timing Timing
 	Set    workflow.RequirementSet
+	// Pos is where the timing is written: the key (`before_review`, or
+	// the `before`/`during` selector), else the `requires` value.
+	Pos diag.Pos
 }
 
 // Obligation is one entry of a principle's explicit `obligations` list.
@@ -64,6 +67,9 @@ type Obligation struct {
 	Description *string
 	Timing      Timing
 	Set         workflow.RequirementSet
+	// Pos is where the timing is written: the value of `always`, `before`
+	// or `during`, else the obligation's entry.
+	Pos diag.Pos
 }
 
 // Verification is one entry of a principle's `verification` list: a
@@ -196,7 +202,7 @@ func wrap(key string, n *yaml.Node) *yaml.Node {
 // one set with the default timing; a mapping's keys are read in byte order.
 func decodeRequires(r *yamldoc.Reader, n *yaml.Node, path string) []Requirement {
 	if n.Kind != yaml.MappingNode {
-		return []Requirement{{Timing: DefaultTiming, Set: workflow.DecodeRequirementSet(r, n, path)}}
+		return []Requirement{{Timing: DefaultTiming, Set: workflow.DecodeRequirementSet(r, n, path), Pos: yamldoc.PosOf(n)}}
 	}
 	m := r.Map(n, path, false)
 	keys := m.Keys()
@@ -210,7 +216,7 @@ func decodeRequires(r *yamldoc.Reader, n *yaml.Node, path string) []Requirement 
 		kp := yamldoc.Key(path, k.Value)
 		switch {
 		case k.Value == "always":
-			out = append(out, Requirement{Key: k.Value, Timing: Timing{Kind: Always}, Set: workflow.DecodeRequirementSet(r, v, kp)})
+			out = append(out, Requirement{Key: k.Value, Timing: Timing{Kind: Always}, Set: workflow.DecodeRequirementSet(r, v, kp), Pos: yamldoc.PosOf(k)})
 		case k.Value == "before" || k.Value == "during":
 			if t, ok := decodeTarget(r, TimingKind(k.Value), v, kp); ok {
 				selector, selectorKey = &t, k
@@ -223,17 +229,17 @@ func decodeRequires(r *yamldoc.Reader, n *yaml.Node, path string) []Requirement 
 					WithHint("write `before_<phase>` or `during_<phase>` with a kebab-case phase, underscores standing for hyphens"))
 				continue
 			}
-			out = append(out, Requirement{Key: k.Value, Timing: Timing{Kind: TimingKind(kind), Phase: phase}, Set: workflow.DecodeRequirementSet(r, v, kp)})
+			out = append(out, Requirement{Key: k.Value, Timing: Timing{Kind: TimingKind(kind), Phase: phase}, Set: workflow.DecodeRequirementSet(r, v, kp), Pos: yamldoc.PosOf(k)})
 		default:
 			gathered.Content = append(gathered.Content, k, v)
 		}
 	}
 	if len(gathered.Content) > 0 {
-		t := DefaultTiming
+		t, pos := DefaultTiming, yamldoc.PosOf(n)
 		if selector != nil {
-			t = *selector
+			t, pos = *selector, yamldoc.PosOf(selectorKey)
 		}
-		out = append(out, Requirement{Timing: t, Set: workflow.DecodeRequirementSet(r, gathered, path)})
+		out = append(out, Requirement{Timing: t, Set: workflow.DecodeRequirementSet(r, gathered, path), Pos: pos})
 	} else if selector != nil {
 		r.Report(selectorKey, yamldoc.Key(path, selectorKey.Value), diag.Errorf(CodeEmptyDeclaration,
 			"`%s` selects a timing but no requirement follows it to be timed", selectorKey.Value))
@@ -291,7 +297,7 @@ func checkID(r *yamldoc.Reader, n *yaml.Node, path string, cs ident.Charset, wha
 }
 
 func decodeObligation(r *yamldoc.Reader, n *yaml.Node, path string) (Obligation, bool) {
-	o := Obligation{Timing: DefaultTiming}
+	o := Obligation{Timing: DefaultTiming, Pos: yamldoc.PosOf(n)}
 	m := r.Map(n, path, false)
 	if m.Node() == nil {
 		return o, false
@@ -319,12 +325,12 @@ func decodeObligation(r *yamldoc.Reader, n *yaml.Node, path string) (Obligation,
 		}
 		if k == "always" {
 			if b, ok := r.Bool(v, yamldoc.Key(path, k)); ok && b {
-				o.Timing = Timing{Kind: Always}
+				o.Timing, o.Pos = Timing{Kind: Always}, yamldoc.PosOf(v)
 			}
 			continue
 		}
 		if t, ok := decodeTarget(r, TimingKind(k), v, yamldoc.Key(path, k)); ok {
-			o.Timing = t
+			o.Timing, o.Pos = t, yamldoc.PosOf(v)
 		}
 	}
 	req, key := m.GetAlias("requires", "require")

@@ -210,7 +210,7 @@ func diffFiles(stdin io.Reader, oldPath, newPath string, sources diag.Sources) (
 	}
 	if oldDoc.Kind != newDoc.Kind {
 		return nil, append(ds, diag.Errorf(codeDiffKindMismatch, "`%s` is a %s and `%s` a %s; diff compares two documents of one kind",
-			oldPath, kindWord(oldDoc.Kind), newPath, kindWord(newDoc.Kind)))
+			oldPath, kindWord(oldDoc.Kind), newPath, kindWord(newDoc.Kind)).InFile(newDoc.File))
 	}
 	if oldDoc.Kind == tree.KindWorkflow {
 		return semdiff.Single(semdiff.Workflows(oldDoc.Workflow, newDoc.Workflow)), ds
