@@ -42,6 +42,7 @@ func Load(root string) (*Tree, diag.List) {
 // were loaded). No kinds loads nothing.
 func LoadKinds(root string, kinds ...Kind) (*Tree, diag.List) {
 	t := newTree(root)
+	t.kinds = slices.Clone(kinds)
 	var diags diag.List
 	for _, row := range Rows {
 		if slices.Contains(kinds, row.Kind) {
@@ -61,37 +62,77 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 	var diags diag.List
 	files, err := collect(dir)
 	if err != nil {
-		diags.Add(diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir))
+		e := &entry{file: File{Kind: kind}, diags: diag.List{diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir)}}
+		diags.Extend(t.admit(e))
 	}
 	for _, f := range files {
-		t.Files = append(t.Files, File{Path: f, Kind: kind})
-		doc, ds := t.read(f)
-		diags.Extend(ds)
-		if doc == nil {
-			t.markBroken(kind, peekID(nil, t.Sources[f]), f)
-			continue
-		}
-		d, sound, ds := decode(kind, doc)
-		diags.Extend(ds)
-		t.admit(d, sound, kind, doc, &diags)
+		diags.Extend(t.admit(t.readEntry(f, kind)))
 	}
 	return diags
 }
 
-// admit registers a document that decoded soundly. One with shape errors
-// never enters the registry: it is marked broken (a reference to it is not
-// reported again) and kept among the unsound documents, whose parts that
-// decoded the registry-wide checks still judge.
-func (t *Tree) admit(d *Document, sound bool, kind Kind, doc *yamldoc.Document, diags *diag.List) {
+// readEntry reads, parses, decodes and validates one file of kind from
+// disk. A file over the size bound, or one that would take the tree past
+// MaxTreeBytes, is refused before it is read.
+func (t *Tree) readEntry(file string, kind Kind) *entry {
+	refused := func(diags diag.List) *entry { return &entry{file: File{Path: file, Kind: kind}, diags: diags} }
+	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Size() <= yamldoc.MaxFileSize && t.bytes+info.Size() > MaxTreeBytes {
+		return refused(t.overBudget(file))
+	}
+	data, diags := ReadFile(file)
+	if data == nil {
+		return refused(diags)
+	}
+	if t.bytes += int64(len(data)); t.bytes > MaxTreeBytes {
+		return refused(t.overBudget(file))
+	}
+	return parseEntry(file, kind, data)
+}
+
+// parseEntry parses, decodes and validates data as the file of kind.
+func parseEntry(file string, kind Kind, data []byte) *entry {
+	e := &entry{file: File{Path: file, Kind: kind}, data: data}
+	doc, ds := yamldoc.Parse(file, data)
+	e.diags.Extend(ds)
+	if doc == nil || ds.HasErrors() {
+		e.brokenID = peekID(nil, data)
+		return e
+	}
+	d, sound, ds := decode(kind, doc)
+	e.diags.Extend(ds)
+	e.doc, e.sound = d, sound
+	if d == nil || !sound {
+		e.brokenID = peekID(doc.Root, doc.Data)
+	}
+	return e
+}
+
+// admit appends e to the tree in load order: its file, its bytes and its
+// own diagnostics, then its document registered under its identity. A
+// document with shape errors never enters the registry: it is marked broken
+// (a reference to it is not reported again) and kept among the unsound
+// documents, whose parts that decoded the registry-wide checks still judge.
+// It returns the diagnostics in the order Load reports them.
+func (t *Tree) admit(e *entry) diag.List {
+	t.entries = append(t.entries, e)
+	diags := slices.Clone(e.diags)
+	if e.file.Path == "" {
+		return diags
+	}
+	t.Files = append(t.Files, e.file)
+	if e.data != nil {
+		t.Sources[e.file.Path] = e.data
+	}
 	switch {
-	case d != nil && sound:
-		diags.Extend(t.register(d))
+	case e.doc != nil && e.sound:
+		diags.Extend(t.register(e.doc))
 	default:
-		t.markBroken(kind, peekID(doc.Root, doc.Data), doc.File)
-		if d != nil {
-			t.unsound = append(t.unsound, d)
+		t.markBroken(e.file.Kind, e.brokenID, e.file.Path)
+		if e.doc != nil {
+			t.unsound = append(t.unsound, e.doc)
 		}
 	}
+	return diags
 }
 
 // topLevelID finds a top-level `id:` line of a YAML document, or an `"id":`
@@ -159,28 +200,6 @@ func isDocument(name string) bool {
 // printer, so without it a tree of many large files could exhaust memory.
 // The files past the bound are refused, the first with input_too_large.
 const MaxTreeBytes = 64 << 20
-
-// read stats, reads and parses one file. A file over the size bound, or
-// one that would take the tree past MaxTreeBytes, is refused before it is
-// read.
-func (t *Tree) read(file string) (*yamldoc.Document, diag.List) {
-	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Size() <= yamldoc.MaxFileSize && t.bytes+info.Size() > MaxTreeBytes {
-		return nil, t.overBudget(file)
-	}
-	data, diags := ReadFile(file)
-	if data == nil {
-		return nil, diags
-	}
-	if t.bytes += int64(len(data)); t.bytes > MaxTreeBytes {
-		return nil, t.overBudget(file)
-	}
-	t.Sources[file] = data
-	doc, ds := yamldoc.Parse(file, data)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	return doc, ds
-}
 
 // overBudget refuses file because the tree's documents exceed
 // MaxTreeBytes: input_too_large for the first such file, nothing more for

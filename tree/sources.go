@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/yamldoc"
 )
 
 // Source is one document file of a tree given as bytes rather than read
@@ -34,18 +33,10 @@ func LoadSources(root string, sources []Source) (*Tree, diag.List) {
 		return cmp.Or(cmp.Compare(rank(a.Kind), rank(b.Kind)), strings.Compare(a.Path, b.Path))
 	})
 	t := newTree(root)
+	t.kinds = slices.Clone(Kinds)
 	var diags diag.List
 	for _, s := range ordered {
-		t.Files = append(t.Files, File{Path: s.Path, Kind: s.Kind})
-		t.Sources[s.Path] = s.Data
-		doc, ds := yamldoc.Parse(s.Path, s.Data)
-		diags.Extend(ds)
-		if doc == nil || ds.HasErrors() {
-			continue
-		}
-		d, sound, ds := decode(s.Kind, doc)
-		diags.Extend(ds)
-		t.admit(d, sound, s.Kind, doc, &diags)
+		diags.Extend(t.admit(parseEntry(s.Path, s.Kind, s.Data)))
 	}
 	diags.Extend(t.crossCheck())
 	return t, diags

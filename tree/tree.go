@@ -106,6 +106,11 @@ type Tree struct {
 
 	// origin remembers which file declared each identity, per kind.
 	origin map[Kind]map[string]string
+	// entries are what was read, in load order, kept so that WithFile can
+	// rebuild the registry without reading the other files again.
+	entries []*entry
+	// kinds are the kinds whose rows LoadKinds read.
+	kinds []Kind
 	// bytes counts the bytes read; full is set once they exceed
 	// MaxTreeBytes.
 	bytes int64
@@ -117,6 +122,24 @@ type Tree struct {
 	// unsound holds the documents that decoded with shape errors, in load
 	// order: never registered, but what decoded of them is still checked.
 	unsound []*Document
+}
+
+// entry is one file as the tree read it, or (with an empty file path) the
+// refusal of a directory that could not be walked: the bytes, the document
+// decoded from them (nil when it could not be used) and the diagnostics of
+// reading, parsing, decoding and validating it on its own. An entry is
+// never changed once made, so trees built by WithFile share them.
+type entry struct {
+	file  File
+	data  []byte
+	doc   *Document
+	diags diag.List
+	// brokenID is the id a document that could not be used declares, as
+	// far as it can be read ("" when it cannot), for Tree.broken.
+	brokenID string
+	// sound: doc decoded without a shape error, so it may be registered;
+	// a doc that is not sound is only checked (Tree.Unsound).
+	sound bool
 }
 
 func newTree(root string) *Tree {

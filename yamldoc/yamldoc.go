@@ -135,12 +135,19 @@ func syntaxDiagnostic(file string, data []byte, err error) diag.Diagnostic {
 	return diag.Errorf(CodeSyntax, "the file is not valid YAML or JSON: %s", msg).At(file, pos)
 }
 
-// lineCount counts lines the way YAML breaks them: LF, CR and CRLF. The
-// parser sometimes names the line after the last one at end of input.
+// lineCount counts lines the way go.yaml.in/yaml/v3 breaks them: LF, CR
+// and CRLF, and also NEL (U+0085), LS (U+2028) and PS (U+2029), which it
+// counts as line breaks wherever they appear. The parser sometimes names
+// the line after the last one at end of input.
 func lineCount(data []byte) int {
 	n := 1
 	for i, c := range data {
-		if c == '\n' || (c == '\r' && (i+1 == len(data) || data[i+1] != '\n')) {
+		switch {
+		case c == '\n' || (c == '\r' && (i+1 == len(data) || data[i+1] != '\n')):
+			n++
+		case c == 0xC2 && i+1 < len(data) && data[i+1] == 0x85:
+			n++
+		case c == 0xE2 && i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xA8 || data[i+2] == 0xA9):
 			n++
 		}
 	}

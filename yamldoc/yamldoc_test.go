@@ -168,6 +168,21 @@ func TestPositionsStayInsideTheInput(t *testing.T) {
 	}
 }
 
+// The parser counts NEL, LS and PS as line breaks; so must the clamp, or a
+// node after one of them is moved onto a wrong line.
+func TestUnicodeLineBreaksKeepPositions(t *testing.T) {
+	for _, brk := range []string{"\u0085", "\u2028", "\u2029"} {
+		src := "a: \"x" + brk + "y\"\nz: 1\n"
+		doc, diags := Parse("f.yaml", []byte(src))
+		if doc == nil || diags.HasErrors() {
+			t.Fatalf("%q: %v", src, diags)
+		}
+		if z := doc.Root.Content[2]; z.Line != 3 || z.Column != 1 {
+			t.Errorf("%q: `z` at %d:%d, want 3:1", src, z.Line, z.Column)
+		}
+	}
+}
+
 // TestUnknownKeySuggests: the closest allowed key is the hint and, where
 // the source holds the key verbatim, an exact edit; a key the mapping
 // already holds is never suggested; a misspelt required key is one

@@ -82,10 +82,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 				}
 				t, ds := tree.Load(root)
 				ds.Extend(t.RequireDocuments())
-				// The reference and vocabulary checks read the documents
-				// just loaded: one load, one parse per file.
-				ds.Extend(engine.CheckReferences(t))
-				ds.Extend(engine.CheckVocabulary(t))
+				ds.Extend(treeChecks(t))
 				diags, sources, count = ds, t.Sources, len(t.Files)
 			}
 			return report(cmd.OutOrStdout(), format, diags.Sorted(), sources, count)
@@ -99,6 +96,12 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 	_ = cmd.RegisterFlagCompletionFunc("kind", fixedCompletion(kindNames...))
 	return cmd
 }
+
+// treeChecks runs the checks of a tree beyond tree.Load's own: references
+// between documents, and every fact a profile's workflow or completion
+// reads must be observable (engine.CheckTree). `aepflow lsp` runs the same
+// function, so the editor and validate cannot drift.
+func treeChecks(t *tree.Tree) diag.List { return engine.CheckTree(t) }
 
 // validateFiles validates each file on its own; `-` is standard input,
 // whose kind is told from its contents (or --kind), as a file's is.

@@ -1,0 +1,514 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/yamldoc"
+	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+// document is one open buffer.
+type document struct {
+	uri     string
+	path    string
+	version int32
+	text    string
+	// root is the tree the document belongs to, "" when it lies in no
+	// tree row (it is then validated on its own, as `validate FILE`).
+	root string
+	// dropped says the buffer grew past MaxBuffer and was let go: the file
+	// on disk stands for it until the client sends the whole text again.
+	dropped bool
+}
+
+// treeState is one loaded tree and the diagnostics validate reports for it.
+type treeState struct {
+	tree  *tree.Tree
+	diags diag.List
+}
+
+// workspace is what the server knows: folders, open documents, loaded
+// trees, the changes not yet validated and what was last published.
+type workspace struct {
+	opts      Options
+	folders   []string
+	docs      map[string]*document
+	trees     map[string]*treeState
+	singles   map[string]single
+	pending   map[string]map[string]bool // root ("" for lone documents) → changed files
+	published map[string]string          // uri → the diagnostics last sent, as JSON
+	snippets  bool
+	refusedAt map[string]bool // roots already refused for MaxTrees, logged once
+}
+
+func newWorkspace(opts Options) *workspace {
+	return &workspace{
+		opts:      opts,
+		docs:      map[string]*document{},
+		trees:     map[string]*treeState{},
+		singles:   map[string]single{},
+		pending:   map[string]map[string]bool{},
+		published: map[string]string{},
+		refusedAt: map[string]bool{},
+	}
+}
+
+// uriPath returns the file path of a file: URI, or false for any other.
+func uriPath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || u.Path == "" || !filepath.IsAbs(u.Path) {
+		return "", false
+	}
+	return filepath.Clean(u.Path), true
+}
+
+// pathURI returns the file: URI of an absolute path.
+func pathURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+func (w *workspace) logf(format string, args ...any) {
+	fmt.Fprintf(w.opts.Log, "aepflow lsp: "+format+"\n", args...)
+}
+
+func (w *workspace) changeFolders(added, removed []protocol.WorkspaceFolder) {
+	for _, f := range removed {
+		if p, ok := uriPath(f.URI); ok {
+			w.folders = slices.DeleteFunc(w.folders, func(x string) bool { return x == p })
+		}
+	}
+	for _, f := range added {
+		if p, ok := uriPath(f.URI); ok && !slices.Contains(w.folders, p) {
+			w.folders = append(w.folders, p)
+		}
+	}
+}
+
+// rootOf finds the tree a file belongs to: a workspace folder whose rows
+// hold it, else the nearest directory above it that does (the folder that
+// holds `workflows/`, `drivers/`, … with the file inside one of them).
+// It returns "" when no tree row holds the file.
+func (w *workspace) rootOf(path string) string {
+	for _, f := range w.folders {
+		if inRow(f, path) {
+			return f
+		}
+	}
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if inRow(dir, path) {
+			return dir
+		}
+		if dir == filepath.Dir(dir) {
+			return ""
+		}
+	}
+}
+
+// inRow reports whether Load of root would read path.
+func inRow(root, path string) bool {
+	_, ok := tree.RowOf(root, path)
+	return ok
+}
+
+// change records that path changed and needs validating.
+func (w *workspace) change(root, path string) {
+	if w.pending[root] == nil {
+		w.pending[root] = map[string]bool{}
+	}
+	w.pending[root][path] = true
+}
+
+// single is a lone document's diagnostics and the text they were computed
+// from.
+type single struct {
+	diags diag.List
+	text  string
+	kind  tree.Kind
+}
+
+// job is one tree's (or the lone documents') share of a flush, taken
+// under the server's lock so that it can run without it.
+type job struct {
+	root     string
+	checks   func(*tree.Tree) diag.List
+	base     *treeState
+	overlays map[string]*string // path → buffer, nil for "read the disk"
+	versions map[string]int32
+}
+
+// takeJobs turns the pending changes into jobs and clears them.
+func (w *workspace) takeJobs() []job {
+	var jobs []job
+	for _, root := range sortedKeys(w.pending) {
+		j := job{root: root, checks: w.opts.TreeChecks, base: w.trees[root], overlays: map[string]*string{}, versions: map[string]int32{}}
+		files := w.pending[root]
+		if j.base == nil && root != "" {
+			if !w.admitTree(root) {
+				w.logf("not loading the tree at %s: %d trees with open documents are held already", root, len(w.trees))
+				continue
+			}
+			files = map[string]bool{}
+			for p, d := range w.docs {
+				if d.root == root {
+					files[p] = true
+				}
+			}
+		}
+		for p := range files {
+			if d := w.docs[p]; d != nil && !d.dropped && d.root == root {
+				text := d.text
+				j.overlays[p] = &text
+				j.versions[p] = d.version
+			} else {
+				j.overlays[p] = nil
+			}
+		}
+		jobs = append(jobs, j)
+	}
+	clear(w.pending)
+	return jobs
+}
+
+// admitTree makes room for one more tree, evicting one that no open
+// document belongs to; it reports false when every held tree is in use.
+func (w *workspace) admitTree(root string) bool {
+	if len(w.trees) < w.opts.MaxTrees {
+		return true
+	}
+	for _, r := range sortedKeys(w.trees) {
+		if !slices.ContainsFunc(mapValues(w.docs), func(d *document) bool { return d.root == r }) {
+			delete(w.trees, r)
+			return true
+		}
+	}
+	return false
+}
+
+// run validates one job's tree (or lone documents) without the lock.
+func (j job) run() (*treeState, map[string]*single) {
+	if j.root == "" {
+		singles := map[string]*single{}
+		for p, text := range j.overlays {
+			if text == nil {
+				singles[p] = nil // closed
+				continue
+			}
+			doc, diags := tree.LoadDocument(p, []byte(*text), "")
+			if slices.Contains(diags.Codes(), tree.CodeUnknownKind) {
+				diags = nil // not an AEP document: say nothing about it
+			}
+			one := &single{diags: diags.Sorted(), text: *text}
+			if doc != nil {
+				one.kind = doc.Kind
+			} else if parsed, _ := yamldoc.Parse(p, []byte(*text)); parsed != nil {
+				one.kind = tree.DetectKind(p, parsed.Root)
+			}
+			singles[p] = one
+		}
+		return nil, singles
+	}
+	var t *tree.Tree
+	var diags diag.List
+	if j.base == nil {
+		t, diags = tree.Load(j.root)
+	} else {
+		t, diags = j.base.tree, j.base.diags
+	}
+	for _, p := range sortedKeys(j.overlays) {
+		var next *tree.Tree
+		var ds diag.List
+		var ok bool
+		if text := j.overlays[p]; text != nil {
+			next, ds, ok = t.WithFile(p, []byte(*text))
+		} else {
+			next, ds, ok = t.Reread(p)
+		}
+		if ok { // a path no row holds changes nothing
+			t, diags = next, ds
+		}
+	}
+	if j.base == nil || len(j.overlays) > 0 {
+		// The checks validate runs beyond Load (cmd/aepflow/validate.go).
+		diags = slices.Clone(diags)
+		diags.Extend(j.checks(t))
+	}
+	return &treeState{tree: t, diags: diags.Sorted()}, nil
+}
+
+// publication is one publishDiagnostics notification to send.
+type publication struct {
+	params protocol.PublishDiagnosticsParams
+}
+
+// install takes a job's result in and returns the notifications whose
+// content changed: every file of the tree (and every open document of it)
+// whose diagnostics differ from what was last sent, so an edit of one
+// document republishes the others it affects.
+func (w *workspace) install(j job, ts *treeState, singles map[string]*single) []publication {
+	byFile := map[string][]protocol.Diagnostic{}
+	var files []string
+	if j.root == "" {
+		for p, one := range singles {
+			if d := w.docs[p]; d != nil && d.root == "" && one != nil {
+				w.singles[p] = *one
+				byFile[p] = convertAll(one.diags, diag.Sources{p: []byte(one.text)}, map[string]tree.Kind{p: one.kind})
+			} else {
+				delete(w.singles, p) // closed: clear it
+			}
+			files = append(files, p)
+		}
+	} else {
+		w.trees[j.root] = ts
+		byFile = treeDiagnostics(ts, w.openIn(j.root))
+		for _, f := range ts.tree.Files {
+			files = append(files, f.Path)
+		}
+		for p := range byFile {
+			files = append(files, p)
+		}
+		for uri := range w.published {
+			if p, ok := uriPath(uri); ok && w.rootOfKnown(p) == j.root {
+				files = append(files, p)
+			}
+		}
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	var out []publication
+	for _, p := range files {
+		list := byFile[p]
+		if list == nil {
+			list = []protocol.Diagnostic{}
+		}
+		uri := pathURI(p)
+		data, _ := json.Marshal(list)
+		if prev, ok := w.published[uri]; (ok && prev == string(data)) || (!ok && len(list) == 0) {
+			continue
+		}
+		if len(list) == 0 {
+			delete(w.published, uri)
+		} else {
+			w.published[uri] = string(data)
+		}
+		params := protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: list}
+		if v, ok := j.versions[p]; ok && v >= 0 {
+			u := protocol.UInteger(v)
+			params.Version = &u
+		}
+		out = append(out, publication{params})
+	}
+	return out
+}
+
+// rootOfKnown returns the root of an open document, or of the held tree
+// that reads p.
+func (w *workspace) rootOfKnown(p string) string {
+	if d := w.docs[p]; d != nil {
+		return d.root
+	}
+	for r, ts := range w.trees {
+		if _, ok := ts.tree.RowOf(p); ok {
+			return r
+		}
+	}
+	return ""
+}
+
+// openIn returns the open documents of root, by path.
+func (w *workspace) openIn(root string) map[string]bool {
+	out := map[string]bool{}
+	for p, d := range w.docs {
+		if d.root == root {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// schedule arranges a flush after the debounce interval, restarting the
+// wait when one is pending (so a burst of changes is validated once).
+func (s *server) schedule() {
+	if s.stopped {
+		return
+	}
+	wait := max(s.opts.Debounce, 0)
+	if s.timer == nil {
+		s.timer = time.AfterFunc(wait, s.flush)
+		return
+	}
+	s.timer.Reset(wait)
+}
+
+// flush validates every pending change and publishes what moved.
+func (s *server) flush() {
+	s.flushMu.Lock()
+	defer s.flushMu.Unlock()
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return
+	}
+	jobs := s.ws.takeJobs()
+	s.mu.Unlock()
+	for _, j := range jobs {
+		ts, singles := j.run()
+		s.mu.Lock()
+		pubs := s.ws.install(j, ts, singles)
+		s.mu.Unlock()
+		for _, p := range pubs {
+			s.notify(protocol.ServerTextDocumentPublishDiagnostics, p.params)
+		}
+	}
+}
+
+func (s *server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+	path, ok := uriPath(p.TextDocument.URI)
+	if !ok {
+		return nil // not a file: nothing aepflow can place in a tree
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, open := s.ws.docs[path]; !open && len(s.ws.docs) >= s.opts.MaxDocuments {
+		s.logf("refused to open %s: %d documents are open already", path, len(s.ws.docs))
+		go s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
+			Message: fmt.Sprintf("aepflow: %d documents are open, the most the server tracks; %s is validated from disk", s.opts.MaxDocuments, filepath.Base(path))})
+		return nil
+	}
+	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version, root: s.ws.rootOf(path)}
+	s.setText(d, p.TextDocument.Text)
+	s.ws.docs[path] = d
+	s.ws.change(d.root, path)
+	s.schedule()
+	return nil
+}
+
+// setText stores a buffer's new text, letting it go past MaxBuffer.
+func (s *server) setText(d *document, text string) {
+	d.dropped = len(text) > s.opts.MaxBuffer
+	if d.dropped {
+		d.text = ""
+		s.logf("%s: a buffer of %d bytes is over the limit of %d; the file on disk stands for it", d.path, len(text), s.opts.MaxBuffer)
+		return
+	}
+	d.text = text
+}
+
+func (s *server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
+	path, ok := uriPath(p.TextDocument.URI)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.ws.docs[path]
+	if d == nil {
+		return nil
+	}
+	text := d.text
+	for _, c := range p.ContentChanges {
+		switch c := c.(type) {
+		case protocol.TextDocumentContentChangeEventWhole:
+			text, d.dropped = c.Text, false
+		case protocol.TextDocumentContentChangeEvent:
+			if d.dropped {
+				continue // the text is gone: wait for a whole one
+			}
+			tx := newText(text)
+			start, end := tx.offsetAt(c.Range.Start), tx.offsetAt(c.Range.End)
+			if end < start {
+				return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "a change whose range ends before it starts"}
+			}
+			if len(text)-(end-start)+len(c.Text) > s.opts.MaxBuffer {
+				s.setText(d, strings.Repeat(" ", s.opts.MaxBuffer+1))
+				continue
+			}
+			text = text[:start] + c.Text + text[end:]
+		}
+	}
+	if !d.dropped {
+		s.setText(d, text)
+	}
+	d.version = p.TextDocument.Version
+	s.ws.change(d.root, path)
+	s.schedule()
+	return nil
+}
+
+func (s *server) didSave(_ *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
+	path, ok := uriPath(p.TextDocument.URI)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.ws.docs[path]; d != nil {
+		if p.Text != nil {
+			s.setText(d, *p.Text)
+		}
+		s.ws.change(d.root, path)
+		s.schedule()
+	}
+	return nil
+}
+
+func (s *server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+	path, ok := uriPath(p.TextDocument.URI)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.ws.docs[path]
+	if d == nil {
+		return nil
+	}
+	delete(s.ws.docs, path)
+	s.ws.change(d.root, path) // the disk wins again
+	s.schedule()
+	return nil
+}
+
+func (s *server) didChangeWatchedFiles(_ *glsp.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range p.Changes {
+		path, ok := uriPath(c.URI)
+		if !ok || s.ws.docs[path] != nil {
+			continue // an open buffer wins over the disk
+		}
+		for root, ts := range s.ws.trees {
+			if _, ok := ts.tree.RowOf(path); ok {
+				s.ws.change(root, path)
+			}
+		}
+	}
+	s.schedule()
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func mapValues[V any](m map[string]V) []V {
+	out := make([]V, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		out = append(out, m[k])
+	}
+	return out
+}
