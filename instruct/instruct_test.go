@@ -243,4 +243,3 @@ func checkTextRules(t *testing.T, doc []byte) {
 		t.Error(p)
 	}
 }
-
