@@ -12,8 +12,8 @@ import "embed"
 // (`unknown_field`, `unknown_state`) links to the first. trace.md documents
 // the trace refusal codes in its own sections.
 //
-//go:embed codes-documents.md codes-workflow.md codes-projection.md flow-codes.md codes-engine.md codes-commands.md trace.md
+//go:embed codes-documents.md codes-workflow.md codes-projection.md flow-codes.md codes-engine.md codes-commands.md codes-analysis.md trace.md
 var CodePages embed.FS
 
 // CodePageOrder lists the names of CodePages in lookup order.
-var CodePageOrder = []string{"codes-documents.md", "codes-workflow.md", "codes-projection.md", "flow-codes.md", "codes-engine.md", "codes-commands.md", "trace.md"}
+var CodePageOrder = []string{"codes-documents.md", "codes-workflow.md", "codes-projection.md", "flow-codes.md", "codes-engine.md", "codes-commands.md", "codes-analysis.md", "trace.md"}

@@ -95,6 +95,10 @@ func (w *walker) walk(p Predicate, neg bool) Truth {
 	case Not:
 		return w.walk(p.X, !neg).Not()
 	case Always:
+		if neg {
+			// `always` under a negation is what keeps it from False.
+			w.causes = append(w.causes, Cause{Expression: "always", Truth: True, Negated: true})
+		}
 		return True
 	case Never:
 		if !neg {

@@ -230,3 +230,8 @@ func (n nodes) item(key string, i int) diag.Pos {
 	}
 	return n.pos(key)
 }
+
+// KindPos returns the position of the evidence mapping's `kind` value (or
+// of the mapping when it has none); analysis blames an undeclared kind
+// there.
+func (e *Evidence) KindPos() diag.Pos { return e.nodes.pos("kind") }

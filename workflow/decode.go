@@ -250,6 +250,7 @@ func decodeTransition(r *yamldoc.Reader, n *yaml.Node, path string) *Transition 
 		t.toSpan, _ = r.ValueSpan(tn)
 	}
 	if wn := m.Get("when"); !yamldoc.IsNull(wn) {
+		t.WhenPos = yamldoc.PosOf(wn)
 		t.When = parsePredicate(r, wn, yamldoc.Key(path, "when"))
 	}
 	rn, key := m.GetAlias("requires", "require")

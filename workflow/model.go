@@ -151,6 +151,11 @@ type Transition struct {
 	Pos diag.Pos
 	// FromPos and ToPos are the positions of the `from` and `to` values.
 	FromPos, ToPos diag.Pos
+	// WhenPos is the position of the `when` value: a scalar where it
+	// starts, a block mapping or sequence where its first key or `-` is.
+	// It is the zero Pos when `when` is absent or null; analysis blames a
+	// guard there (analysis.md §9.1).
+	WhenPos diag.Pos
 
 	// fromSpan and toSpan are the spans of the `from` and `to` values, for
 	// fixes (zero when no exact edit is possible).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/aepflow/aepflow/analysis"
 	"strings"
 	"testing"
 
@@ -43,6 +44,11 @@ func TestSecurityBounds(t *testing.T) {
 		"the `--out` file `--check` compares with":                                     size(maxCheckedFile),
 		"a workflow laid out as SVG or PNG":                                            fmt.Sprintf("%d states, %d transitions", render.MaxLayoutStates, render.MaxLayoutTransitions),
 		"predicate nesting":                                                            fmt.Sprintf("%d levels", predicate.MaxDepth),
+		"scenario document (`simulate --evidence`)":                                    size(analysis.MaxScenarioFile) + " each",
+		"records of one `simulate`, all scenario files together":                       fmt.Sprintf("%d records", analysis.MaxScenarioRecords),
+		"a `simulate` walk":                                                            fmt.Sprintf("a visit budget of at most %d per state, %d moves", analysis.MaxVisitBudget, analysis.MaxMoves),
+		"one `analyze` decision":                                                       fmt.Sprintf("%d conjuncts, %d pair intersections, %d atom comparisons", analysis.MaxConjuncts, analysis.MaxDecisionPairs, analysis.MaxDecisionWork),
+		"one workflow's `analyze` decisions in all":                                    fmt.Sprintf("%d pair intersections, %d atom comparisons", analysis.MaxWorkflowPairs, analysis.MaxWorkflowWork),
 		"diagnostics printed per file, in text (JSON and SARIF keep all)":              fmt.Sprint(diag.DefaultMaxPerFile),
 		"a source line printed under a diagnostic":                                     fmt.Sprintf("%d code points around the caret", diag.DefaultMaxWidth),
 		"identifier length":                                                            fmt.Sprintf("%d bytes", ident.MaxLen),

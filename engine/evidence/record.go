@@ -368,3 +368,24 @@ func allowRest(m *yamldoc.Map) {
 		m.Allow(k.Value)
 	}
 }
+
+// ReadEntries reads a list of evidence-document entries found at node n
+// inside another document (a simulation scenario's `evidence`), with the
+// rules of ReadDocument; problems go to r and bad entries are left out.
+func ReadEntries(r *yamldoc.Reader, n *yaml.Node, path string, now time.Time) []Record {
+	items, ok := r.Seq(n, path, false)
+	if !ok {
+		return nil
+	}
+	var out []Record
+	for i, it := range items {
+		p := yamldoc.Index(path, i)
+		m := r.Map(it, p, false)
+		rec, ok := readEntry(r, m, p, now)
+		m.Done()
+		if ok {
+			out = append(out, rec)
+		}
+	}
+	return out
+}

@@ -1,0 +1,244 @@
+package analysis
+
+import (
+	"time"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/engine/artifact"
+	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// ScenarioFormat is the format a scenario mapping declares (§10.3).
+const ScenarioFormat = "aep.scenario/1"
+
+// MaxScenarioFile bounds one scenario or evidence document, read before it
+// is parsed.
+const MaxScenarioFile = 4 << 20
+
+// Codes of the scenario reader.
+const (
+	// CodeScenarioNowTwice: `now` is given by more than one file.
+	CodeScenarioNowTwice = "scenario_now_twice"
+	// CodeScenarioTooLarge: the scenario files hold more than
+	// MaxScenarioRecords records.
+	CodeScenarioTooLarge = "scenario_too_large"
+)
+
+// MaxScenarioRecords bounds the records of one simulation, all files
+// together: every move rebuilds the fact store from the whole log, so the
+// walk costs moves × records.
+const MaxScenarioRecords = 5000
+
+// ScenarioFile is one `--evidence` argument: its name and bytes.
+type ScenarioFile struct {
+	Name string
+	Data []byte
+}
+
+// OnEntry is the evidence submitted on an entry into a state: the Visit-th
+// (0: every entry).
+type OnEntry struct {
+	Visit   uint32
+	Records []evidence.Record
+}
+
+// Scenario is the merge of the scenario documents of one simulation
+// (§10.3), in argument order.
+type Scenario struct {
+	// Now is the clock (set when HasNow).
+	Now    time.Time
+	HasNow bool
+	// Facts are bound as a task's constraints.facts, in order.
+	Facts []engine.Fact
+	// Graph is the artifact graph built from `artifacts`.
+	Graph *artifact.Graph
+	// Evidence is submitted in the initial state first.
+	Evidence []evidence.Record
+	// Entries maps a state to what its entries submit, in order.
+	Entries map[string][]OnEntry
+}
+
+// ReadScenarios reads and merges the scenario documents (a list is an
+// evidence document; a mapping declares ScenarioFormat) against workflow
+// w. now is the clock used when no document sets one. Every problem is
+// listed; the scenario is nil whenever the list holds errors.
+func ReadScenarios(files []ScenarioFile, w *workflow.Workflow, now time.Time) (*Scenario, diag.List) {
+	var diags diag.List
+	type parsed struct {
+		file string
+		doc  *yamldoc.Document
+	}
+	var docs []parsed
+	sc := &Scenario{Entries: map[string][]OnEntry{}}
+	nowFile := ""
+	for _, f := range files {
+		doc, ds := yamldoc.Parse(f.Name, f.Data)
+		diags.Extend(ds)
+		if doc == nil || ds.HasErrors() {
+			continue
+		}
+		docs = append(docs, parsed{f.Name, doc})
+		if doc.Root == nil || doc.Root.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(doc.Root.Content); i += 2 {
+			if doc.Root.Content[i].Value != "now" {
+				continue
+			}
+			n := doc.Root.Content[i+1]
+			if sc.HasNow {
+				diags.Add(diag.Errorf(CodeScenarioNowTwice, "`now` is set again; %s set it first", nowFile).
+					At(f.Name, yamldoc.PosOf(n)).WithPath("now").WithHint("keep `now` in one scenario file"))
+				continue
+			}
+			ms, ok := evidence.ParseDate(n)
+			if !ok {
+				diags.Add(diag.Errorf(yamldoc.CodeInvalidValue, "`now` must be a date `YYYY-MM-DD` or epoch milliseconds, found %q", n.Value).
+					At(f.Name, yamldoc.PosOf(n)).WithPath("now"))
+				continue
+			}
+			sc.Now, sc.HasNow, nowFile = time.UnixMilli(ms).UTC(), true, f.Name
+		}
+	}
+	if !sc.HasNow {
+		sc.Now = now
+	}
+	var arts []artifact.DeclaredArtifact
+	for _, p := range docs {
+		r := yamldoc.NewReader(p.doc, &diags)
+		if p.doc.Root == nil {
+			continue
+		}
+		if p.doc.Root.Kind == yaml.SequenceNode {
+			sc.Evidence = append(sc.Evidence, evidence.ReadEntries(r, p.doc.Root, "", sc.Now)...)
+			continue
+		}
+		arts = append(arts, sc.readMapping(r, p.doc.Root, w)...)
+	}
+	if n := sc.records(); n > MaxScenarioRecords {
+		diags.Add(diag.Errorf(CodeScenarioTooLarge, "the scenario holds %d records, more than the %d a simulation reads", n, MaxScenarioRecords).
+			InFile(files[len(files)-1].Name).WithHint("split the scenario into shorter simulations"))
+	}
+	if g, ds := artifact.CheckArtifacts(arts); ds.HasErrors() {
+		diags.Extend(ds)
+	} else {
+		sc.Graph = g
+	}
+	if diags.HasErrors() {
+		return nil, diags.Sorted()
+	}
+	return sc, diags
+}
+
+// readMapping reads one scenario mapping into sc and returns its artifacts.
+func (sc *Scenario) readMapping(r *yamldoc.Reader, n *yaml.Node, w *workflow.Workflow) []artifact.DeclaredArtifact {
+	m := r.Map(n, "", false)
+	defer m.Done()
+	if f, ok := r.String(m.Require("format"), "format"); ok && f != ScenarioFormat {
+		r.Invalid(m.Get("format"), "format", "a scenario must declare `format: %s`, found %q", ScenarioFormat, f)
+	}
+	m.Allow("now")
+	if fn := m.Get("facts"); fn != nil {
+		sc.Facts = append(sc.Facts, readFacts(r, fn, "facts")...)
+	}
+	var arts []artifact.DeclaredArtifact
+	if an := m.Get("artifacts"); an != nil {
+		items, _ := r.Seq(an, "artifacts", false)
+		for i, it := range items {
+			arts = append(arts, artifact.ReadArtifact(r, it, yamldoc.Index("artifacts", i)))
+		}
+	}
+	if en := m.Get("evidence"); en != nil {
+		sc.Evidence = append(sc.Evidence, evidence.ReadEntries(r, en, "evidence", sc.Now)...)
+	}
+	if on := m.Get("on_entry"); on != nil {
+		sc.readOnEntry(r, on, w)
+	}
+	return arts
+}
+
+// readOnEntry reads `on_entry`: state → list of {visit?, evidence}.
+func (sc *Scenario) readOnEntry(r *yamldoc.Reader, n *yaml.Node, w *workflow.Workflow) {
+	om := r.Map(n, "on_entry", false)
+	defer om.Done()
+	for _, key := range om.Keys() {
+		state := key.Value
+		path := yamldoc.Key("on_entry", state)
+		om.Allow(state)
+		if w.States[state] == nil {
+			r.Report(key, path, diag.Errorf(CodeUnknownStateEntry, "`on_entry` names state `%s`, which workflow `%s` lacks", state, w.Ref()).
+				WithHint("the workflow's states: %s", quoteList(w.StateIDs())))
+			continue
+		}
+		items, _ := r.Seq(om.Get(state), path, false)
+		for i, it := range items {
+			p := yamldoc.Index(path, i)
+			em := r.Map(it, p, false)
+			e := OnEntry{}
+			if vn := em.Get("visit"); vn != nil {
+				e.Visit, _ = r.Uint32(vn, yamldoc.Key(p, "visit"), 1)
+			}
+			if en := em.Require("evidence"); en != nil {
+				e.Records = evidence.ReadEntries(r, en, yamldoc.Key(p, "evidence"), sc.Now)
+			}
+			em.Done()
+			sc.Entries[state] = append(sc.Entries[state], e)
+		}
+	}
+}
+
+// readFacts reads a mapping of fact path → bool, number or text, as a
+// task's constraints.facts.
+func readFacts(r *yamldoc.Reader, n *yaml.Node, path string) []engine.Fact {
+	m := r.Map(n, path, false)
+	defer m.Done()
+	var out []engine.Fact
+	for _, key := range m.Keys() {
+		p := yamldoc.Key(path, key.Value)
+		m.Allow(key.Value)
+		if !predicate.ValidFactPath(key.Value) {
+			r.Invalid(key, p, "`%s` is not a fact path", key.Value)
+			continue
+		}
+		v := m.Get(key.Value)
+		if v.Kind != yaml.ScalarNode {
+			r.WrongType(v, p, "a bool, a number or a text")
+			continue
+		}
+		var val predicate.Value
+		switch v.Tag {
+		case "!!bool":
+			val = predicate.Bool(v.Value == "true")
+		case "!!int", "!!float":
+			fv, ok := predicate.ParseNumber(v.Value)
+			if !ok {
+				r.Invalid(v, p, "`%s` is not a finite number", v.Value)
+				continue
+			}
+			val = predicate.Number(fv)
+		case "!!str":
+			val = predicate.Text(v.Value)
+		default:
+			r.WrongType(v, p, "a bool, a number or a text")
+			continue
+		}
+		out = append(out, engine.Fact{Path: key.Value, Value: val})
+	}
+	return out
+}
+
+// records counts the scenario's records, `on_entry` included.
+func (sc *Scenario) records() int {
+	n := len(sc.Evidence)
+	for _, es := range sc.Entries {
+		for _, e := range es {
+			n += len(e.Records)
+		}
+	}
+	return n
+}

@@ -1,0 +1,341 @@
+package analysis
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/stepmap"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
+)
+
+// DefaultVisitBudget is a state's visit budget without --max-visits or a
+// map that sets one (§10.4).
+const DefaultVisitBudget = 3
+
+// MaxVisitBudget caps any state's visit budget (a map's `visit_budget` is
+// a u32) and MaxMoves the moves of one walk: each move costs O(records),
+// so the two bound a simulation's time.
+const (
+	MaxVisitBudget = 1000
+	MaxMoves       = 2000
+)
+
+// SimOptions tune one simulation.
+type SimOptions struct {
+	// Plan is the task's resolved plan; nil runs the bare plan (§10.2).
+	Plan *engine.Plan
+	// MaxVisits overrides every state's visit budget when not 0.
+	MaxVisits uint32
+	// Map supplies the visit budgets (its steps are not run).
+	Map *stepmap.Map
+}
+
+// RecordRef names one submitted record.
+type RecordRef struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+}
+
+// PathValue is one observed fact of a move's guard.
+type PathValue struct {
+	Path  string `json:"path"`
+	Value any    `json:"value"`
+	text  string
+}
+
+// Step is one line of a simulated run: a submission (Kind "submit":
+// State, Visit, Records) or a move (Kind "move": the rest).
+type Step struct {
+	Kind       string
+	State      string
+	Visit      int
+	Records    []RecordRef
+	N          int
+	From       string
+	To         string
+	Transition int
+	Line       int
+	Retreat    bool
+	Guard      string
+	Observed   []PathValue
+	Unobserved []string
+}
+
+// MarshalJSON encodes a step with the keys of its kind (analysis.md
+// §10.6): a move always carries `observed` and `unobserved`, empty or not.
+func (s Step) MarshalJSON() ([]byte, error) {
+	if s.Kind == "submit" {
+		return json.Marshal(struct {
+			Kind    string      `json:"kind"`
+			State   string      `json:"state"`
+			Visit   int         `json:"visit"`
+			Records []RecordRef `json:"records"`
+		}{s.Kind, s.State, s.Visit, s.Records})
+	}
+	observed, unobserved := s.Observed, s.Unobserved
+	if observed == nil {
+		observed = []PathValue{}
+	}
+	if unobserved == nil {
+		unobserved = []string{}
+	}
+	return json.Marshal(struct {
+		Kind       string      `json:"kind"`
+		N          int         `json:"n"`
+		From       string      `json:"from"`
+		To         string      `json:"to"`
+		Transition int         `json:"transition"`
+		Line       int         `json:"line"`
+		Retreat    bool        `json:"retreat"`
+		Guard      string      `json:"guard"`
+		Observed   []PathValue `json:"observed"`
+		Unobserved []string    `json:"unobserved"`
+	}{s.Kind, s.N, s.From, s.To, s.Transition, s.Line, s.Retreat, s.Guard, observed, unobserved})
+}
+
+// Refused is the move a visit budget refused.
+type Refused struct {
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Transition int    `json:"transition"`
+	Budget     uint32 `json:"budget"`
+	// Walk is set when the walk's own bound of MaxMoves moves, not the
+	// state's budget, refused the move.
+	Walk int `json:"walk_bound,omitempty"`
+}
+
+// Outcome is how a simulated run ended.
+type Outcome struct {
+	Kind    string   `json:"kind"`
+	State   string   `json:"state"`
+	Visit   int      `json:"visit"`
+	Moves   int      `json:"moves"`
+	Reasons []string `json:"reasons,omitempty"`
+	Refused *Refused `json:"refused,omitempty"`
+}
+
+// Outcome kinds.
+const (
+	OutcomeCompleted = "completed"
+	OutcomeBlocked   = "blocked"
+	OutcomeBudget    = "budget_exhausted"
+)
+
+// Run is a simulated run (§10.6).
+type Run struct {
+	Workflow string   `json:"workflow"`
+	Task     *string  `json:"task"`
+	Profile  *string  `json:"profile"`
+	Initial  string   `json:"initial"`
+	Entered  []string `json:"entered"`
+	Steps    []Step   `json:"steps"`
+	Outcome  Outcome  `json:"outcome"`
+	// Records is how many records the scenario holds.
+	Records int `json:"-"`
+}
+
+// Simulate walks workflow w of tree t against scenario sc with the engine's
+// own transition (§10.4). The list holds the refusals (an undeclared
+// evidence kind); an engine failure is returned as an error.
+func Simulate(t *tree.Tree, w *workflow.Workflow, sc *Scenario, opts SimOptions) (*Run, diag.List, error) {
+	a := newAnalyzer(t, w, Options{})
+	plan := opts.Plan
+	kinds := a.kinds
+	if plan == nil {
+		var scales predicate.Scales
+		if len(a.scales) > 0 {
+			scales = a.scales[0]
+		}
+		plan = engine.BarePlan(w, scales, sc.Facts)
+	} else {
+		kinds = map[string]bool{}
+		for _, ref := range plan.Protocol.Chain {
+			for _, p := range t.Protocols {
+				if p.Ref().String() == ref {
+					for _, k := range p.EvidenceKinds {
+						kinds[k] = true
+					}
+				}
+			}
+		}
+	}
+	if ds := undeclared(sc, kinds); ds.HasErrors() {
+		return nil, ds, nil
+	}
+	sim := &simulation{w: w, sc: sc, opts: opts, layout: workflow.ComputeLayout(w), visits: map[string]int{}}
+	run, err := sim.walk(engine.NewExecution(plan, sc.Graph, sc.Now))
+	if err != nil {
+		return nil, nil, err
+	}
+	run.Workflow = w.Ref().String()
+	if opts.Plan != nil {
+		id, prof := opts.Plan.Task.ID, opts.Plan.Task.Profile
+		run.Task, run.Profile = &id, &prof
+	}
+	return run, nil, nil
+}
+
+// undeclared refuses records of kinds the protocol in force does not
+// declare (A3), at nothing more precise than the record's kind.
+func undeclared(sc *Scenario, kinds map[string]bool) diag.List {
+	var ds diag.List
+	check := func(recs []evidence.Record, where string) {
+		for _, r := range recs {
+			if !kinds[r.Kind()] {
+				ds.Add(diag.Errorf(CodeUndeclaredKind, "%s holds a record of kind `%s`, which no protocol the run is under declares; a driven run refuses it", where, r.Kind()).
+					WithHint("declare the kind in the protocol, or drop the record"))
+			}
+		}
+	}
+	check(sc.Evidence, "the scenario's `evidence`")
+	for _, s := range slicesSortedKeys(sc.Entries) {
+		for _, e := range sc.Entries[s] {
+			check(e.Records, "`on_entry."+s+"`")
+		}
+	}
+	return ds
+}
+
+type simulation struct {
+	w      *workflow.Workflow
+	sc     *Scenario
+	opts   SimOptions
+	layout *workflow.Layout
+	visits map[string]int
+	run    Run
+	moves  int
+}
+
+func (s *simulation) budget(state string) uint32 {
+	b := uint32(DefaultVisitBudget)
+	switch {
+	case s.opts.MaxVisits > 0:
+		b = s.opts.MaxVisits
+	case s.opts.Map != nil && s.opts.Map.States[state] != nil && s.opts.Map.States[state].VisitBudget > 0:
+		b = s.opts.Map.States[state].VisitBudget
+	}
+	return min(b, MaxVisitBudget)
+}
+
+// submit submits records in the execution's state and records the step.
+func (s *simulation) submit(exec *engine.Execution, recs []evidence.Record) {
+	if len(recs) == 0 {
+		return
+	}
+	first := len(exec.Evidence)
+	exec.Submit(recs...)
+	step := Step{Kind: "submit", State: exec.State, Visit: s.visits[exec.State]}
+	for _, en := range exec.Evidence[first:] {
+		step.Records = append(step.Records, RecordRef{ID: en.Record.ID, Kind: en.Record.Kind()})
+	}
+	s.run.Steps = append(s.run.Steps, step)
+}
+
+// entryRecords returns the records of the v-th entry into state.
+func (s *simulation) entryRecords(state string, v int) []evidence.Record {
+	var out []evidence.Record
+	for _, e := range s.sc.Entries[state] {
+		if e.Visit == 0 || int(e.Visit) == v {
+			out = append(out, e.Records...)
+		}
+	}
+	return out
+}
+
+func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
+	s.run.Initial = exec.State
+	s.visits[exec.State] = 1
+	s.run.Records = len(s.sc.Evidence)
+	for _, es := range s.sc.Entries {
+		for _, e := range es {
+			s.run.Records += len(e.Records)
+		}
+	}
+	s.submit(exec, s.sc.Evidence)
+	s.submit(exec, s.entryRecords(exec.State, 1))
+	for {
+		// The engine's own transition, on a throwaway copy: when it moves
+		// and the budget allows the entry, the copy is the run's next
+		// state, so the target is entered once.
+		next := exec.Clone()
+		r, err := next.Transition()
+		if err != nil {
+			return nil, err
+		}
+		switch r.Kind {
+		case engine.Completed:
+			return s.finish(exec, Outcome{Kind: OutcomeCompleted}), nil
+		case engine.Blocked:
+			return s.finish(exec, Outcome{Kind: OutcomeBlocked, Reasons: r.Reasons}), nil
+		}
+		tr, err := s.transition(r.From, r.To)
+		if err != nil {
+			return nil, err
+		}
+		if b := s.budget(r.To); s.visits[r.To] >= int(b) {
+			return s.finish(exec, Outcome{Kind: OutcomeBudget, Refused: &Refused{From: r.From, To: r.To, Transition: tr.Index, Budget: b}}), nil
+		}
+		if s.moves == MaxMoves {
+			return s.finish(exec, Outcome{Kind: OutcomeBudget, Refused: &Refused{From: r.From, To: r.To, Transition: tr.Index, Budget: s.budget(r.To), Walk: MaxMoves}}), nil
+		}
+		step := s.moveStep(exec, tr)
+		exec = next
+		s.visits[r.To]++
+		s.moves++
+		step.N = s.moves
+		s.run.Steps = append(s.run.Steps, step)
+		s.submit(exec, s.entryRecords(r.To, s.visits[r.To]))
+	}
+}
+
+// transition returns the transition joining from and to (a loaded
+// workflow has one per pair).
+func (s *simulation) transition(from, to string) (*workflow.Transition, error) {
+	for _, t := range s.w.Transitions {
+		if t.From == from && t.To == to {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("the engine moved %s -> %s, which no transition joins", from, to)
+}
+
+// moveStep records a move with its guard's facts as they stand.
+func (s *simulation) moveStep(exec *engine.Execution, t *workflow.Transition) Step {
+	step := Step{Kind: "move", From: t.From, To: t.To, Transition: t.Index, Line: t.Pos.Line, Retreat: s.layout.IsBack(t.From, t.To), Guard: t.When.String()}
+	facts := exec.Facts()
+	for _, p := range predicate.FactPaths(t.When) {
+		if v, ok := facts.Lookup(p); ok {
+			step.Observed = append(step.Observed, PathValue{Path: p, Value: valueAny(v), text: v.String()})
+		} else {
+			step.Unobserved = append(step.Unobserved, p)
+		}
+	}
+	return step
+}
+
+func (s *simulation) finish(exec *engine.Execution, o Outcome) *Run {
+	o.State = exec.State
+	o.Visit = s.visits[exec.State]
+	o.Moves = s.moves
+	s.run.Outcome = o
+	s.run.Entered = slices.Clone(exec.Entered)
+	if s.run.Steps == nil {
+		s.run.Steps = []Step{}
+	}
+	return &s.run
+}
+
+func slicesSortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

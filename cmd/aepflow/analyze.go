@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/aepflow/aepflow/analysis"
+	"github.com/aepflow/aepflow/compiler"
+	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/engine"
+	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/rules"
+	"github.com/aepflow/aepflow/stepmap"
+	"github.com/aepflow/aepflow/tree"
+	"github.com/aepflow/aepflow/workflow"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newAnalyzeCmd) }
+
+// Exit codes of analyze (analysis.md §2.3): the shared ones.
+const (
+	exitAnalyzeClean    = exitOK
+	exitAnalyzeFindings = exitProblems
+)
+
+// maxMapFile bounds a step map named by file.
+const maxMapFile = 4 << 20
+
+type analyzeFlags struct {
+	root, id, mapRef, format, out string
+}
+
+func newAnalyzeCmd() *cobra.Command {
+	var f analyzeFlags
+	cmd := &cobra.Command{
+		Use:   "analyze [--root DIR] [--id REF] [--map ID|FILE] [--format text|json|sarif] [--out FILE]",
+		Short: "Report what can be known about a workflow's guards and evidence before any run",
+		Long: `analyze loads and validates the document tree as validate does (any error
+refuses the command), then reports for each workflow (or --id's) what holds
+in every run the engine can make: guards that can never hold or always hold,
+transitions never taken because an earlier one is permitted whenever they
+are, moves whose requirements contradict their guard, evidence no declared
+kind or verifier can produce, facts nothing binds, states with no way out,
+cycles that cannot be left, states never entered, and moves that document
+order silently decides between (confirmed by a witness the engine checks).
+
+With --map, the step map (an id of the tree's drivers/ or a file) is
+cross-validated against the workflow, and the moves that need evidence no
+step in their state or before it can produce are reported too.
+
+A finding is never a guess: impossibility is decided over every value the
+facts can take, possibility is confirmed by the engine's own evaluator, and
+where a bound stops a decision, analysis_incomplete says so.
+Codes: docs/codes-analysis.md. With --out the report is written atomically
+to FILE (- is stdout) and its path printed; the exit code is the same.
+
+Exit codes: 0 no error-severity finding (warnings allowed), 1 at least one
+error, or the tree, workflow or map refused, 2 usage error, 3 internal
+failure.`,
+		Example: `  # every workflow of the tree in the current directory
+  aepflow analyze
+
+  # one workflow, under the step map the harness will run
+  aepflow analyze --root tree --id adp/default --map development/default
+
+  # for a code-scanning upload
+  aepflow analyze --root tree --format sarif > analyze.sarif`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runAnalyze(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
+	fl.StringVar(&f.id, "id", "", "workflow reference `REF` (default: every workflow, or the one --map pins)")
+	fl.StringVar(&f.mapRef, "map", "", "step map `ID|FILE` to judge the moves under")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or sarif")
+	fl.StringVar(&f.out, "out", "", "write the report to `FILE` (atomically; - is stdout) instead of stdout")
+	completeRoot(cmd)
+	completeFormats(cmd, outputFormats...)
+	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
+	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
+	return cmd
+}
+
+func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
+	if err := checkEnum("format", f.format, outputFormats); err != nil {
+		return err
+	}
+	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
+		return usageError("--root %q is not a directory", f.root)
+	}
+	stderr := cmd.ErrOrStderr()
+	t, ds := tree.Load(f.root)
+	ds.Extend(t.RequireDocuments())
+	ds.Extend(engine.CheckVocabulary(t))
+	for _, file := range t.Files {
+		noteInputs(cmd, file.Path)
+	}
+	if ds.HasErrors() {
+		return reportDiagnostics(stderr, ds, t.Sources)
+	}
+	ws, m, ds := analyzeTargets(cmd, t, f)
+	if ds.HasErrors() {
+		return reportDiagnostics(stderr, ds, t.Sources)
+	}
+	var findings diag.List
+	var witnesses []analysis.WitnessOf
+	for _, w := range ws {
+		r := analysis.AnalyzeWitnessed(t, w, analysis.Options{Map: m})
+		findings.Extend(r.Findings)
+		witnesses = append(witnesses, r.Witnesses...)
+	}
+	var report bytes.Buffer
+	color := (f.out == "" || f.out == "-") && useColor(cmd.OutOrStdout())
+	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, t.Sources, len(ws), color)
+	if err := emitDocument(cmd, f.out, false, report.Bytes()); err != nil {
+		return err
+	}
+	return status
+}
+
+// analyzeTargets selects the workflows to analyse and the map, if any.
+func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags) ([]*workflow.Workflow, *stepmap.Map, diag.List) {
+	var w *workflow.Workflow
+	if f.id != "" {
+		ref, err := ident.ParseRef(ident.Dotted, f.id)
+		if err != nil {
+			return nil, nil, diag.List{diag.Errorf(analysis.CodeInvalidReference, "`--id %s` is not a workflow reference: %v", f.id, err).WithPath("--id")}
+		}
+		w, err = t.Workflow(ref)
+		if err != nil {
+			if l, ok := diag.AsList(err); ok {
+				return nil, nil, l
+			}
+			return nil, nil, diag.List{diag.Errorf(analysis.CodeUnknownWorkflow, "%v", err).WithPath("--id")}
+		}
+	}
+	if f.mapRef == "" {
+		if w != nil {
+			return []*workflow.Workflow{w}, nil, nil
+		}
+		var all []*workflow.Workflow
+		for _, id := range t.WorkflowIDs() {
+			all = append(all, t.Workflows[id])
+		}
+		return all, nil, nil
+	}
+	readMap := func(p string) ([]byte, error) { return readInput(cmd, "--map", p, maxMapFile) }
+	sel, ds := stepmap.Select(f.mapRef, t.StepMapList(), readMap)
+	if sel == nil || ds.HasErrors() {
+		return nil, nil, ds
+	}
+	if w == nil {
+		pinned, err := t.Workflow(sel.Workflow)
+		if err != nil {
+			return nil, nil, append(ds, diag.Errorf(analysis.CodeUnknownWorkflow, "the step map `%s` pins workflow `%s`, which the tree lacks", sel.ID, sel.WorkflowText).WithPath(sel.Location()))
+		}
+		w = pinned
+	}
+	m, mds := compiler.SelectMap(f.mapRef, t.StepMapList(), w, readMap)
+	ds = mds
+	if m == nil || ds.HasErrors() {
+		return nil, nil, ds
+	}
+	return []*workflow.Workflow{w}, m, ds
+}
+
+// writeFindings prints the findings as validate prints diagnostics; JSON
+// objects of overlapping_guards carry their witness.
+func writeFindings(w io.Writer, format string, ds diag.List, witnesses []analysis.WitnessOf, sources diag.Sources, count int, color bool) error {
+	var err error
+	switch format {
+	case "json":
+		err = analysis.WriteJSON(w, ds, witnesses)
+	case "sarif":
+		err = diag.WriteSARIF(w, ds, diag.Tool{Name: "aepflow", Version: version(), InformationURI: rules.Repository, Rule: rules.Lookup})
+	default:
+		if len(ds) == 0 {
+			_, err = fmt.Fprintf(w, "ok: %d %s analysed, 0 findings\n", count, plural(count, "workflow"))
+		} else {
+			err = diag.TextOptions{Color: color}.Write(w, ds, sources)
+		}
+	}
+	if err != nil {
+		return exitWith(exitUndecided, err)
+	}
+	if ds.HasErrors() {
+		return exitWith(exitAnalyzeFindings, nil)
+	}
+	return nil
+}
