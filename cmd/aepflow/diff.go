@@ -78,8 +78,8 @@ section per document, for a pull-request comment). --out writes it to a file
 atomically (- is stdout).
 
 Exit codes: 0 both sides read and compared, no change; 1 changes (the report
-is printed), or a side refused (diagnostics on stderr, no report); 2 usage
-error; 3 a side could not be read at all (an I/O error, git absent or failing,
+is printed), a side refused (diagnostics on stderr, no report), or the report
+could not be written (an io_error, nothing on stdout); 2 usage error; 3 a side could not be read at all (an I/O error, git absent or failing,
 an unknown revision), so whether anything changed is undecided.`,
 		Example: `  # two versions of one workflow
   aepflow diff old/review.yaml workflows/demo/review.yaml
