@@ -76,7 +76,7 @@ func (p *projector) warnControl(state string, run *flow.Run) {
 			if r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f {
 				p.warnings.Add(diag.Warningf(CodeControlCharacter,
 					"a text of state `%s` holds the control character %U, which YAML output cannot carry", state, r).
-					WithPath(p.w.Location() + ".states." + state).
+					At(p.w.File, statePos(p.w, state)).WithPath(p.w.Location() + ".states." + state).
 					WithHint("remove it, or write the document with --format json"))
 				return
 			}
@@ -91,25 +91,41 @@ func stateIDWarnings(w *workflow.Workflow, order []string) diag.List {
 	loc := w.Location()
 	for _, s := range order {
 		path := loc + ".states." + s
+		var d diag.List
 		if strings.ContainsAny(s, "./") {
-			out.Add(diag.Warningf(CodeRefusedByHarness,
+			d.Add(diag.Warningf(CodeRefusedByHarness,
 				"the state id `%s` holds `.` or `/`: the harness refuses `.` in node ids and would make `/` a path separator in its session files", s).
 				WithPath(path).WithHint("rename the state with letters, digits, `_` and `-` only"))
 		}
 		if i := strings.Index(s, retreatGroupJoin); i >= 0 {
-			out.Add(diag.Warningf(CodeMisreadByGovernor,
+			d.Add(diag.Warningf(CodeMisreadByGovernor,
 				"the state id `%s` holds `-to-`: the hook reads a group named so as the retreat `%s` .. `%s`", s, s[:i], s[i+len(retreatGroupJoin):]).
 				WithPath(path).WithHint("rename the state without `-to-`"))
 		} else if strings.HasSuffix(s, retreatGroupSingleSuffix) {
-			out.Add(diag.Warningf(CodeMisreadByGovernor,
+			d.Add(diag.Warningf(CodeMisreadByGovernor,
 				"the state id `%s` ends in `-again`: the hook reads a group named so as the retreat of state `%s`", s, s[:len(s)-len(retreatGroupSingleSuffix)]).
 				WithPath(path).WithHint("rename the state without the `-again` ending"))
 		}
 		if isYAMLNonString(s) {
-			out.Add(notPlainString("state id", s, path))
+			d.Add(notPlainString("state id", s, path))
+		}
+		for _, one := range d {
+			out.Add(one.At(w.File, statePos(w, s)))
 		}
 	}
-	return append(out, workflowIDWarning(w.ID, loc)...)
+	for _, d := range workflowIDWarning(w.ID, loc) {
+		out.Add(d.At(w.File, w.Pos))
+	}
+	return out
+}
+
+// statePos returns the position of state id's key in the workflow's file
+// (zero for a workflow built in memory).
+func statePos(w *workflow.Workflow, id string) diag.Pos {
+	if st := w.States[id]; st != nil {
+		return st.Pos
+	}
+	return diag.Pos{}
 }
 
 // workflowIDWarning reports a workflow id YAML reads back as a non-string.

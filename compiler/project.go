@@ -92,7 +92,7 @@ func Project(w *workflow.Workflow, opts Options) (*Projection, diag.List) {
 	order := executionOrder(w, layout)
 	if len(order) == 0 {
 		return nil, diag.List{diag.Errorf(CodeNothingToRun, "every state of workflow `%s` is terminal, so there is nothing to run", w.ID).
-			WithPath(w.Location()).WithHint("a flow document needs at least one non-terminal state")}
+			At(w.File, w.StatesPos).WithPath(w.Location()).WithHint("a flow document needs at least one non-terminal state")}
 	}
 	p := &projector{w: w, m: opts.Map}
 	nodes := p.walk(order, mergeSpans(retreats(w, layout, order)), int(maxAttempts))

@@ -233,7 +233,7 @@ func TestDottedStateIDIsRefused(t *testing.T) {
 		t.Fatal(ds.Err())
 	}
 	out, _, ds := Generate(w, Options{}, YAML)
-	if got := strings.Join(ds.Sorted().Codes(), " "); out != nil || got != "flow_dotted_id flow_dotted_id "+CodeRefusedByHarness {
+	if got := strings.Join(ds.Sorted().Codes(), " "); out != nil || got != CodeRefusedByHarness+" flow_dotted_id flow_dotted_id" {
 		t.Fatalf("got %q, output %v", got, out != nil)
 	}
 }

@@ -34,7 +34,7 @@ var instructCases = []Case{
 
 	// From cmd/aepflow/testdata/script/instruct_shared.txtar:
 	// instructions.md §12.1 on the corpus tree, through the command line
-	// (the facts themselves are held in instruct/shared_test.go).
+	// (the facts themselves are held in instruct_corpus_test.go).
 	{Name: "instruct/corpus-cli", Shared: true, Steps: []Step{
 		// 1. --id adp/default and adp/default/2 give the same bytes,
 		// twice; adp/default/1 is unknown_workflow.

@@ -76,7 +76,7 @@ var renderCases = []Case{
 			Golden: "render/project-snapshot.mmd"},
 		// A snapshot of another workflow names states fx/flow lacks.
 		{Args: []string{"aepflow", "render", "--root", "tree", "--id", "fx/flow", "--format", "mermaid", "--state", "$TESTDATA/snapshot/basic.json"},
-			Exit: 1, NoStdout: true, Stderr: []string{"the run names state `decompose`, which workflow `fx/flow` does not declare \\[unknown_state\\]"}},
+			Exit: 1, NoStdout: true, Stderr: []string{"snapshot/basic.json: the run names state `decompose`, which workflow `fx/flow` does not declare \\[unknown_state\\]"}},
 		{Args: []string{"aepflow", "render", "--root", "../tree", "--id", "fx/flow", "--format", "dot", "--run", "DRIVE-9/9"}, Dir: "project", Exit: 1, NoStdout: true,
 			Stderr: []string{`no run DRIVE-9/9`}},
 	}},

@@ -9,10 +9,11 @@ import "embed"
 
 // CodePages holds the pages that document diagnostic codes, one section per
 // code, in the order a code is looked up: a code documented on two pages
-// (`unknown_field`, `unknown_state`) links to the first.
+// (`unknown_field`, `unknown_state`) links to the first. trace.md documents
+// the trace refusal codes in its own sections.
 //
-//go:embed codes-documents.md codes-workflow.md codes-projection.md flow-codes.md codes-analysis.md
+//go:embed codes-documents.md codes-workflow.md codes-projection.md flow-codes.md codes-engine.md codes-commands.md codes-analysis.md trace.md
 var CodePages embed.FS
 
 // CodePageOrder lists the names of CodePages in lookup order.
-var CodePageOrder = []string{"codes-documents.md", "codes-workflow.md", "codes-projection.md", "flow-codes.md", "codes-analysis.md"}
+var CodePageOrder = []string{"codes-documents.md", "codes-workflow.md", "codes-projection.md", "flow-codes.md", "codes-engine.md", "codes-commands.md", "codes-analysis.md", "trace.md"}

@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/workflow"
@@ -57,6 +58,9 @@ type Obligation struct {
 	// Description is an explicit obligation's `description` (nil for a
 	// set of `requires`, or when absent).
 	Description *string
+	// Pos is where the principle's file writes the timing (see
+	// protocol.Requirement.Pos and protocol.Obligation.Pos).
+	Pos diag.Pos
 }
 
 // Obligations returns the obligations of principle p: the timed sets of
@@ -74,11 +78,11 @@ func appendObligations(dst []Obligation, p *protocol.Principle) []Obligation {
 	dst = slices.Grow(dst, len(p.Requires)+len(p.Obligations))
 	for i := range p.Requires {
 		rq := &p.Requires[i]
-		dst = append(dst, Obligation{ID: timedID(p.ID, rq.Timing), Principle: p, Timing: rq.Timing, Requires: &rq.Set})
+		dst = append(dst, Obligation{ID: timedID(p.ID, rq.Timing), Principle: p, Timing: rq.Timing, Requires: &rq.Set, Pos: rq.Pos})
 	}
 	for i := range p.Obligations {
 		o := &p.Obligations[i]
-		dst = append(dst, Obligation{ID: p.ID + "/" + o.ID, Principle: p, Timing: o.Timing, Requires: &o.Set, Description: o.Description})
+		dst = append(dst, Obligation{ID: p.ID + "/" + o.ID, Principle: p, Timing: o.Timing, Requires: &o.Set, Description: o.Description, Pos: o.Pos})
 	}
 	numberRepeats(dst[start:])
 	return dst

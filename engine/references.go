@@ -20,15 +20,37 @@ import (
 // chain further on is reported at the document that breaks it, once. So
 // `aepflow validate` refuses what `evaluate` and the hook would refuse,
 // and blames the document, not a task.
+//
+// The profiles and protocols that decoded with shape errors (tree.Unsound)
+// are checked too, on the references that decoded: a shape error in one
+// part of a document does not hide a dangling reference in another. A
+// reference to a document whose file failed to load is not reported (that
+// file's own problems are the cause).
 func CheckReferences(t *tree.Tree) diag.List {
 	var diags diag.List
 	for _, ref := range t.ProtocolRefs() {
 		diags.Extend(protocolReferences(t, t.Protocols[ref]))
 	}
 	for _, id := range t.ProfileIDs() {
-		diags.Extend(profileReferences(t, t.Profiles[id]))
+		diags.Extend(profileReferences(t, t.Profiles[id], true))
+	}
+	for _, d := range t.Unsound() {
+		switch {
+		case d.Profile != nil:
+			diags.Extend(profileReferences(t, d.Profile, false))
+		case d.Protocol != nil && d.Protocol.Extends != nil && t.Protocols[*d.Protocol.Extends] == nil && !broken(t, tree.KindProtocol, d.Protocol.Extends.ID):
+			diags.Add(failf("protocol `%s` extends `%s`, which is not in the tree", d.Protocol.Ref(), d.Protocol.Extends).
+				At(d.Protocol.File, d.Protocol.ExtendsPos).WithPath(d.Protocol.Location() + ".extends"))
+		}
 	}
 	return diags.Sorted()
+}
+
+// broken reports whether a document of kind whose id reads as id failed to
+// load: a reference to it is not reported again.
+func broken(t *tree.Tree, kind tree.Kind, id string) bool {
+	named, _ := t.Broken(kind, id)
+	return len(named) > 0
 }
 
 // protocolReferences checks p's extends chain in t.
@@ -47,8 +69,10 @@ func protocolReferences(t *tree.Tree, p *protocol.Protocol) diag.List {
 }
 
 // profileReferences checks what profile p names itself; what it inherits
-// is checked at the profile that names it.
-func profileReferences(t *tree.Tree, p *protocol.Profile) diag.List {
+// is checked at the profile that names it. A profile that is not
+// registered (it decoded with shape errors) is checked on the references
+// that decoded, by lookup: its chain cannot be merged.
+func profileReferences(t *tree.Tree, p *protocol.Profile, registered bool) diag.List {
 	var diags diag.List
 	put := func(d diag.Diagnostic, pos diag.Pos, key string) {
 		diags.Add(d.At(p.File, pos).WithPath(p.Location() + "." + key))
@@ -62,18 +86,30 @@ func profileReferences(t *tree.Tree, p *protocol.Profile) diag.List {
 		}
 		put(d, pos, key)
 	}
-	if p.Extends != "" {
+	switch {
+	case p.Extends == "" || broken(t, tree.KindProfile, p.Extends):
+	case !registered:
+		if t.Profiles[p.Extends] == nil {
+			missing(p.ExtendsPos, "extends", p.Extends, t.ProfileIDs(), "profile `%s` extends `%s`, which is not in the tree", p.ID, p.Extends)
+		}
+	default:
 		if _, err := MergeProfile(t, p.ID); err != nil && (t.Profiles[p.Extends] == nil || isChainBound(err)) {
 			// The engine's own diagnostic, with its "did you mean".
 			put(asFailure(err), p.ExtendsPos, "extends")
 		}
 	}
-	if t.Protocols[p.Protocol] == nil {
+	switch {
+	case !p.ProtocolPos.IsValid() || broken(t, tree.KindProtocol, p.Protocol.ID):
+		// The reference did not decode, or names a file that failed to
+		// load: their own diagnostics are the cause.
+	case t.Protocols[p.Protocol] == nil:
 		missing(p.ProtocolPos, "protocol", p.Protocol.String(), protocolIDs(t), "profile `%s` names protocol `%s`, which is not in the tree", p.ID, p.Protocol)
-	} else if _, err := MergeProtocol(t, p.Protocol); err != nil && isChainBound(err) {
-		put(asFailure(err), p.ProtocolPos, "protocol")
+	default:
+		if _, err := MergeProtocol(t, p.Protocol); err != nil && isChainBound(err) {
+			put(asFailure(err), p.ProtocolPos, "protocol")
+		}
 	}
-	if p.Workflow != nil && workflowFor(t, *p.Workflow) == nil {
+	if p.Workflow != nil && workflowFor(t, *p.Workflow) == nil && !broken(t, tree.KindWorkflow, p.Workflow.ID) {
 		if w := t.Workflows[p.Workflow.ID]; w != nil {
 			put(failf("workflow `%s` of profile `%s` is not in the tree", p.Workflow, p.ID).
 				WithHint("the tree holds `%s` at version %d", w.ID, w.Version), p.WorkflowPos, "workflow")
@@ -82,7 +118,7 @@ func profileReferences(t *tree.Tree, p *protocol.Profile) diag.List {
 		}
 	}
 	for i, r := range p.Principles {
-		if t.Principles[r.String()] == nil {
+		if t.Principles[r.String()] == nil && !broken(t, tree.KindPrinciple, r.ID) {
 			pos := diag.Pos{}
 			if i < len(p.PrinciplePos) {
 				pos = p.PrinciplePos[i]

@@ -94,3 +94,33 @@ func FuzzCheckReferences(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckReferencesOfUnsoundDocuments: a profile or a protocol with a
+// shape error in one part still has the references that decoded resolved
+// (a misspelt key no longer hides a dangling `workflow`), the references
+// that did not decode are not blamed, and a reference to a document whose
+// file failed to load is not reported again.
+func TestCheckReferencesOfUnsoundDocuments(t *testing.T) {
+	sources := []tree.Source{
+		{Path: "protocols/base.yaml", Kind: tree.KindProtocol, Data: []byte("id: base\ntitle: B\n")},
+		{Path: "protocols/child.yaml", Kind: tree.KindProtocol, Data: []byte("id: child\ntitle: C\nsumary: x\nextends: gone/1\n")},
+		{Path: "workflows/broken.yaml", Kind: tree.KindWorkflow, Data: []byte("id: broken\ntitle: B\ninitial: a\nstates: [a]\n")},
+		{Path: "profiles/a.yaml", Kind: tree.KindProfile, Data: []byte("id: a\ntitle: A\nprotocl: base/1\nworkflow: nowhere\nextends: b\nprinciples: [p]\n")},
+		{Path: "profiles/b.yaml", Kind: tree.KindProfile, Data: []byte("id: b\ntitle: B\nprotocol: [base/1]\nworkflow: broken\n")},
+	}
+	tr, _ := tree.LoadSources(".", sources)
+	var got []string
+	for _, d := range CheckReferences(tr) {
+		got = append(got, d.Error())
+	}
+	// Not reported: a's `extends: b` and b's `workflow: broken` (both files
+	// failed to load), b's unreadable `protocol`, a's misspelt one.
+	want := []string{
+		"profiles/a.yaml:4:11: workflow `nowhere` of profile `a` is not in the tree [resolution_failed]",
+		"profiles/a.yaml:6:14: principle `p` of profile `a` is not in the tree [resolution_failed]",
+		"protocols/child.yaml:4:10: protocol `child/1` extends `gone/1`, which is not in the tree [resolution_failed]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -273,40 +273,48 @@ func setFacts(facts, child []Fact) []Fact {
 // list holds errors. t may be any loaded tree (LoadTree's, or tree.Load's
 // with every kind); Resolve reads its protocols, principles, workflows and
 // profiles and never changes it.
+//
+// Every failure is positioned: at the task's field that leads to what is
+// missing (`protocol`, `profile`, a `principle_overrides` entry), or, for
+// an obligation timed against a phase or state the workflow lacks, at the
+// principle's line that times it.
 func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 	var diags diag.List
-	add := func(d diag.Diagnostic) { diags.Add(d.InFile(task.File)) }
+	at := func(pos diag.Pos, key string) func(diag.Diagnostic) {
+		return func(d diag.Diagnostic) { diags.Add(d.At(task.File, pos).WithPath(key)) }
+	}
+	atProtocol, atProfile := at(task.ProtocolPos, "protocol"), at(task.ProfilePos, "profile")
 	proto, err := MergeProtocol(t, task.Protocol)
 	if err != nil {
-		add(asFailure(err))
+		atProtocol(asFailure(err))
 		return nil, diags
 	}
 	pref, err := ident.ParseRef(ident.Dotted, task.Profile)
 	if err != nil {
-		add(failf("task `profile` %q is not a profile reference: %v", task.Profile, err))
+		atProfile(failf("task `profile` %q is not a profile reference: %v", task.Profile, err))
 		return nil, diags
 	}
 	prof, err := MergeProfile(t, pref.ID)
 	if err != nil {
-		add(asFailure(err))
+		atProfile(asFailure(err))
 		return nil, diags
 	}
 	if pref.Pinned() && t.Profiles[pref.ID].Version != pref.Major {
-		add(failf("profile `%s` is version %d, the task pins %d", pref.ID, t.Profiles[pref.ID].Version, pref.Major))
+		atProfile(failf("profile `%s` is version %d, the task pins %d", pref.ID, t.Profiles[pref.ID].Version, pref.Major))
 	}
 	profProto, err := MergeProtocol(t, prof.Protocol)
 	if err != nil {
 		d := asFailure(err)
 		d.Message = fmt.Sprintf("profile `%s`: %s", prof.ID, d.Message)
-		add(d)
+		atProfile(d)
 		return nil, diags
 	}
 	if !slices.Contains(profProto.Chain, proto.Ref) {
-		add(failf("profile `%s` is for protocol `%s`, which is not the task's `%s` and does not extend it", prof.ID, profProto.Ref, proto.Ref))
+		atProfile(failf("profile `%s` is for protocol `%s`, which is not the task's `%s` and does not extend it", prof.ID, profProto.Ref, proto.Ref))
 	}
 	plan := &Plan{Task: task, Protocol: proto, Profile: prof, Scales: proto.Scales, Completion: prof.Completion}
 	if prof.Workflow == nil {
-		add(failf("profile `%s` names no workflow", prof.ID))
+		atProfile(failf("profile `%s` names no workflow", prof.ID))
 	} else {
 		plan.Workflow = workflowFor(t, *prof.Workflow)
 		if plan.Workflow == nil {
@@ -314,10 +322,10 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 			if best, ok := suggest.Closest(prof.Workflow.ID, t.WorkflowIDs()); ok {
 				d = d.WithSuggestion(best)
 			}
-			add(d)
+			atProfile(d)
 		}
 	}
-	plan.resolvePrinciples(t, add)
+	plan.resolvePrinciples(t, at)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -326,7 +334,7 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 		plan.states = append(plan.states, plan.Workflow.States[id])
 	}
 	plan.bindPlanFacts()
-	plan.checkTimings(add)
+	plan.checkTimings(func(d diag.Diagnostic) { diags.Add(d) })
 	plan.collectHorizons()
 	if diags.HasErrors() {
 		return nil, diags
@@ -334,17 +342,20 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 	return plan, diags
 }
 
-// resolvePrinciples applies step 4 and looks each principle up.
-func (p *Plan) resolvePrinciples(t *tree.Tree, add func(diag.Diagnostic)) {
+// resolvePrinciples applies step 4 and looks each principle up. A failure
+// is reported, through at, at the task's entry that names the principle,
+// or at its `profile` for one the profile brings.
+func (p *Plan) resolvePrinciples(t *tree.Tree, at func(diag.Pos, string) func(diag.Diagnostic)) {
 	ids := slices.Clone(p.Profile.Principles)
 	ids = union(ids, p.Task.Add)
-	for _, r := range p.Task.Remove {
+	task := p.Task
+	for i, r := range task.Remove {
 		if !slices.Contains(ids, r) {
 			d := failf("`principle_overrides.remove` names `%s`, which is not in force under profile `%s`", r, p.Profile.ID)
 			if best, ok := suggest.Closest(r, ids); ok {
 				d = d.WithSuggestion(best)
 			}
-			add(d)
+			at(posAt(task.RemovePos, i, task.Pos), "principle_overrides.remove")(d)
 			continue
 		}
 		ids = slices.DeleteFunc(ids, func(s string) bool { return s == r })
@@ -352,11 +363,24 @@ func (p *Plan) resolvePrinciples(t *tree.Tree, add func(diag.Diagnostic)) {
 	for _, id := range ids {
 		pr := t.Principles[id]
 		if pr == nil {
-			add(notInTree("principle", id, t.PrincipleIDs()))
+			d := notInTree("principle", id, t.PrincipleIDs())
+			if i := slices.Index(task.Add, id); i >= 0 && !slices.Contains(p.Profile.Principles, id) {
+				at(posAt(task.AddPos, i, task.Pos), "principle_overrides.add")(d)
+			} else {
+				at(task.ProfilePos, "profile")(d)
+			}
 			continue
 		}
 		p.Principles = append(p.Principles, pr)
 	}
+}
+
+// posAt returns positions[i], or fallback when there is none.
+func posAt(positions []diag.Pos, i int, fallback diag.Pos) diag.Pos {
+	if i < len(positions) {
+		return positions[i]
+	}
+	return fallback
 }
 
 // bindPlanFacts builds the plan facts (step 5), the principles in force
@@ -409,11 +433,13 @@ func (p *Plan) checkTimings(add func(diag.Diagnostic)) {
 		case t.Kind == protocol.Always:
 		case t.State != "":
 			if p.Workflow.States[t.State] == nil {
-				add(diag.Errorf(CodeUnknownTarget, "obligation `%s` is timed against state `%s`, which workflow `%s` lacks", o.ID, t.State, p.Workflow.Ref()))
+				add(diag.Errorf(CodeUnknownTarget, "obligation `%s` is timed against state `%s`, which workflow `%s` lacks", o.ID, t.State, p.Workflow.Ref()).
+					At(o.Principle.File, o.Pos).WithPath(o.Principle.Location()))
 			}
 		default:
 			if !slices.ContainsFunc(p.states, func(s *workflow.State) bool { return slices.Contains(s.Phases, t.Phase) }) {
-				add(diag.Errorf(CodeUnknownPhase, "obligation `%s` is timed against phase `%s`, which no state of workflow `%s` declares", o.ID, t.Phase, p.Workflow.Ref()))
+				add(diag.Errorf(CodeUnknownPhase, "obligation `%s` is timed against phase `%s`, which no state of workflow `%s` declares", o.ID, t.Phase, p.Workflow.Ref()).
+					At(o.Principle.File, o.Pos).WithPath(o.Principle.Location()))
 			}
 		}
 	}

@@ -28,6 +28,13 @@ type Task struct {
 	Facts       []Fact
 	Add, Remove []string
 	File        string
+	// Pos is the position of the document's root; ProtocolPos and
+	// ProfilePos those of the `protocol` and `profile` values; AddPos and
+	// RemovePos those of each `principle_overrides` entry, index for
+	// index. Resolution failures are reported at the field that names
+	// what is missing.
+	Pos, ProtocolPos, ProfilePos diag.Pos
+	AddPos, RemovePos            []diag.Pos
 }
 
 // ReadTask decodes a task document strictly. The task is nil whenever the
@@ -49,7 +56,7 @@ func ReadTask(file string, data []byte) (*Task, diag.List) {
 func (d decoder) task(n *yaml.Node) *Task {
 	m := d.r.Map(n, "", false)
 	defer m.Done()
-	t := &Task{}
+	t := &Task{Pos: yamldoc.PosOf(n)}
 	if id, ok := d.r.String(m.Require("id"), "id"); ok {
 		if err := ident.Check(ident.Loose, id); err != nil {
 			d.r.Invalid(m.Get("id"), "id", "task `id` %q is not a valid identifier: %v", id, err)
@@ -73,6 +80,7 @@ func (d decoder) task(n *yaml.Node) *Task {
 		t.Subject, _ = d.r.String(v, "subject")
 	}
 	if v := m.Require("protocol"); v != nil {
+		t.ProtocolPos = yamldoc.PosOf(v)
 		if s, ok := d.r.String(v, "protocol"); ok {
 			ref, err := ident.ParsePinnedRef(ident.Kebab, s)
 			if err != nil {
@@ -82,6 +90,7 @@ func (d decoder) task(n *yaml.Node) *Task {
 		}
 	}
 	if v := m.Require("profile"); v != nil {
+		t.ProfilePos = yamldoc.PosOf(v)
 		t.Profile, _ = d.r.String(v, "profile")
 	}
 	if v := m.Get("derived_from"); v != nil {
@@ -112,14 +121,27 @@ func (d decoder) task(n *yaml.Node) *Task {
 	if v, k := m.GetAlias("principle_overrides", "principles"); v != nil {
 		om := d.r.Map(v, k, true)
 		if a := om.Get("add"); a != nil {
-			t.Add = d.r.Strings(a, yamldoc.Key(k, "add"), false)
+			t.Add, t.AddPos = d.strings(a, yamldoc.Key(k, "add"))
 		}
 		if r := om.Get("remove"); r != nil {
-			t.Remove = d.r.Strings(r, yamldoc.Key(k, "remove"), false)
+			t.Remove, t.RemovePos = d.strings(r, yamldoc.Key(k, "remove"))
 		}
 		om.Done()
 	}
 	return t
+}
+
+// strings decodes n as a list of strings with the position of each.
+func (d decoder) strings(n *yaml.Node, path string) ([]string, []diag.Pos) {
+	items, _ := d.r.Seq(n, path, false)
+	var out []string
+	var pos []diag.Pos
+	for i, it := range items {
+		if s, ok := d.r.String(it, yamldoc.Index(path, i)); ok {
+			out, pos = append(out, s), append(pos, yamldoc.PosOf(it))
+		}
+	}
+	return out, pos
 }
 
 func (d decoder) objective(n *yaml.Node) string {

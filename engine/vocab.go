@@ -33,7 +33,7 @@ func CheckVocabulary(t *tree.Tree) diag.List {
 			for _, path := range workflowPaths(w) {
 				if !Observes(proto.Observables, path) {
 					diags.Add(diag.Errorf(CodeUnobservable, "fact `%s` of workflow `%s` matches no `observables` pattern of protocol `%s`", path, w.Ref(), proto.Ref).
-						At(p.File, p.Pos).WithPath("profiles["+p.ID+"].workflow").
+						At(p.File, orPos(p.WorkflowPos, p.Pos)).WithPath("profiles["+p.ID+"].workflow").
 						WithHint("declare a pattern matching `%s` under `observables` of protocol `%s` or a protocol it extends", path, proto.Ref))
 				}
 			}
@@ -41,7 +41,7 @@ func CheckVocabulary(t *tree.Tree) diag.List {
 		for _, path := range merged.Completion.FactPaths() {
 			if !Observes(proto.Observables, path) {
 				diags.Add(diag.Errorf(CodeUnobservable, "fact `%s` of profile `%s` completion matches no `observables` pattern of protocol `%s`", path, p.ID, proto.Ref).
-					At(p.File, p.Pos).WithPath("completion").
+					At(p.File, orPos(p.Completion.Pos, p.Pos)).WithPath("completion").
 					WithHint("declare a pattern matching `%s` under `observables` of protocol `%s` or a protocol it extends", path, proto.Ref))
 			}
 		}
@@ -65,4 +65,13 @@ func workflowPaths(w *workflow.Workflow) []string {
 	}
 	slices.Sort(paths)
 	return slices.Compact(paths)
+}
+
+// orPos returns pos, or fallback when pos is not set (a value the profile
+// inherits rather than writes).
+func orPos(pos, fallback diag.Pos) diag.Pos {
+	if pos.IsValid() {
+		return pos
+	}
+	return fallback
 }

@@ -76,6 +76,18 @@ func renderCodeDocs(t *testing.T) string {
 		input := strings.ToValidUTF8(string(data), `\xff`) // the unreadable fixture
 		fmt.Fprintf(&b, "\n`%s`:\n\n```yaml\n%s```\n\n```text\n%s```\n", c.fixture, input, formatDiags(ds))
 	}
+	// The hooks file is the harness's other input (flow-format.md §6).
+	data, err := os.ReadFile(filepath.Join("testdata", "hooks-invalid.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ds := ReadHooks("hooks-invalid.json", data)
+	if !strings.Contains(formatDiags(ds), "[hooks_invalid]") {
+		t.Errorf("hooks-invalid.json does not produce hooks_invalid")
+	}
+	fmt.Fprintf(&b, "\n## hooks_invalid\n\n%s\n\n`hooks-invalid.json`:\n\n```json\n%s```\n\n```text\n%s```\n",
+		"A hooks file the harness would refuse (flow-format.md §6): an unknown key at either level, a `version` other than 1, an `on` outside the four hook points, a `command` that is not a non-empty array of strings, or `tools` on a point other than before-call and after-call. Reported by ReadHooks, which reads a hooks file as strictly as the harness.",
+		data, formatDiags(ds))
 	return b.String()
 }
 

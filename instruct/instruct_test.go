@@ -235,54 +235,11 @@ func TestBindings(t *testing.T) {
 	}
 }
 
-// checkTextRules asserts the text rules of §10 and the layout of §4 on a
-// document: UTF-8, LF only, one final newline, no trailing whitespace, no
-// tab, no two blank lines in a row, no paragraph line (outside bullets,
-// headings, comments and fences) that starts with a block marker, and, for
-// an instructions document, exactly the three level-2 headings.
+// checkTextRules fails t for every breach of the text rules TextProblems
+// finds in doc.
 func checkTextRules(t *testing.T, doc []byte) {
 	t.Helper()
-	text := string(doc)
-	switch {
-	case !strings.HasSuffix(text, "\n") || strings.HasSuffix(text, "\n\n"):
-		t.Error("the document does not end with exactly one newline")
-	case strings.Contains(text, "\r"):
-		t.Error("the document holds a carriage return")
-	case strings.Contains(text, "\t"):
-		t.Error("the document holds a tab")
-	case strings.Contains(text, "\n\n\n"):
-		t.Error("the document holds two blank lines in a row")
-	case bytes.HasPrefix(doc, []byte("\xef\xbb\xbf")):
-		t.Error("the document starts with a BOM")
+	for _, p := range TextProblems(doc) {
+		t.Error(p)
 	}
-	var level2 []string
-	fence := false
-	for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		if strings.TrimRight(line, " ") != line {
-			t.Errorf("line %d has trailing whitespace: %q", i+1, line)
-		}
-		if strings.HasPrefix(line, "```") {
-			fence = !fence
-			continue
-		}
-		if fence || line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "<!--") {
-			if strings.HasPrefix(line, "## ") {
-				level2 = append(level2, line)
-			}
-			continue
-		}
-		word, _, _ := strings.Cut(strings.TrimPrefix(line, "  "), " ")
-		if isBlockMarker(word) {
-			t.Errorf("line %d starts with a block marker: %q", i+1, line)
-		}
-	}
-	if strings.Contains(text, "\n## States\n") && strings.Join(level2, "|") != "## Reading this document|## States|## Principles" {
-		t.Errorf("level-2 headings = %q", level2)
-	}
-}
-
-// sharedTree returns ../shared/corpus/tree, or skips the test.
-func sharedTree(t testing.TB) string {
-	t.Helper()
-	return filepath.Join(sharedDirOrSkip(t), "corpus", "tree")
 }

@@ -1,6 +1,7 @@
 package instruct
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -213,4 +214,56 @@ func wrap(text string, limit int) []string {
 		lines = append(lines, line.String())
 	}
 	return lines
+}
+
+// TextProblems returns the breaches of the text rules of instructions.md
+// §10 and of the layout of §4 in doc, one sentence each, none for a
+// document aepflow wrote: UTF-8 without a BOM, LF only, exactly one final
+// newline, no trailing whitespace, no tab, no two blank lines in a row, no
+// paragraph line (outside bullets, headings, comments and fences) that
+// starts with a block marker, and, for an instructions document, exactly
+// the three level-2 headings. Tests hold every document to it.
+func TextProblems(doc []byte) []string {
+	var out []string
+	text := string(doc)
+	switch {
+	case !strings.HasSuffix(text, "\n") || strings.HasSuffix(text, "\n\n"):
+		out = append(out, "the document does not end with exactly one newline")
+	case strings.Contains(text, "\r"):
+		out = append(out, "the document holds a carriage return")
+	case strings.Contains(text, "\t"):
+		out = append(out, "the document holds a tab")
+	case strings.Contains(text, "\n\n\n"):
+		out = append(out, "the document holds two blank lines in a row")
+	case strings.HasPrefix(text, "\ufeff"):
+		out = append(out, "the document starts with a BOM")
+	}
+	if !utf8.ValidString(text) {
+		out = append(out, "the document is not valid UTF-8")
+	}
+	var level2 []string
+	fence := false
+	for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if strings.TrimRight(line, " ") != line {
+			out = append(out, fmt.Sprintf("line %d has trailing whitespace: %q", i+1, line))
+		}
+		if strings.HasPrefix(line, "```") {
+			fence = !fence
+			continue
+		}
+		if fence || line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "<!--") {
+			if strings.HasPrefix(line, "## ") {
+				level2 = append(level2, line)
+			}
+			continue
+		}
+		word, _, _ := strings.Cut(strings.TrimPrefix(line, "  "), " ")
+		if isBlockMarker(word) {
+			out = append(out, fmt.Sprintf("line %d starts with a block marker: %q", i+1, line))
+		}
+	}
+	if strings.Contains(text, "\n## States\n") && strings.Join(level2, "|") != "## Reading this document|## States|## Principles" {
+		out = append(out, fmt.Sprintf("level-2 headings = %q", level2))
+	}
+	return out
 }

@@ -18,20 +18,21 @@ func load[T any](file string, data []byte, decode func(*yamldoc.Document, *diag.
 
 // LoadProtocol parses and decodes a protocol, then checks that each
 // evidence kind it declares has a verifier among its own (a protocol
-// extending another is checked with its chain by the tree).
+// extending another is checked with its chain by the tree). Shape errors
+// do not hide the rule: it judges what decoded.
 func LoadProtocol(file string, data []byte) (*Protocol, diag.List) {
 	p, diags := load(file, data, DecodeProtocol)
-	if p != nil && !diags.HasErrors() && p.Extends == nil {
+	if p != nil && p.Extends == nil && !p.shakyExtends {
 		diags.Extend(p.ValidateVerifiers(nil))
 	}
 	return p, diags
 }
 
 // LoadPrinciple parses and decodes a principle and refuses one that
-// declares nothing enforceable.
+// declares nothing enforceable (shape errors do not hide the rule).
 func LoadPrinciple(file string, data []byte) (*Principle, diag.List) {
 	p, diags := load(file, data, DecodePrinciple)
-	if p != nil && !diags.HasErrors() {
+	if p != nil {
 		diags.Extend(p.Validate())
 	}
 	return p, diags

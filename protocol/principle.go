@@ -56,6 +56,9 @@ type Requirement struct {
 	Key    string
 	Timing Timing
 	Set    workflow.RequirementSet
+	// Pos is where the timing is written: the key (`before_review`, or
+	// the `before`/`during` selector), else the `requires` value.
+	Pos diag.Pos
 }
 
 // Obligation is one entry of a principle's explicit `obligations` list.
@@ -64,6 +67,9 @@ type Obligation struct {
 	Description *string
 	Timing      Timing
 	Set         workflow.RequirementSet
+	// Pos is where the timing is written: the value of `always`, `before`
+	// or `during`, else the obligation's entry.
+	Pos diag.Pos
 }
 
 // Verification is one entry of a principle's `verification` list: a
@@ -95,7 +101,16 @@ type Principle struct {
 	Capabilities workflow.CapabilityPolicy
 	// OnFailure is `on_failure` (alias `failure_policy`), nil for none.
 	OnFailure *workflow.FailurePolicy
+
+	// shakyDuties: a part that could make the principle enforceable
+	// (requires, obligations, evidence, verification, capabilities) did
+	// not decode, or is misspelt, so whether it declares nothing
+	// enforceable is unknown.
+	shakyDuties bool
 }
+
+// dutyKeys are the keys whose contents make a principle enforceable.
+var dutyKeys = []string{"requires", "obligations", "evidence", "verification", "capabilities"}
 
 // Location returns the principle's location prefix, `principle <id>`.
 func (p *Principle) Location() string { return "principle " + p.ID }
@@ -109,6 +124,9 @@ func DecodePrinciple(doc *yamldoc.Document, diags *diag.List) *Principle {
 	if n, key := m.GetAlias("applies_when", "applicability"); !yamldoc.IsNull(n) {
 		p.AppliesWhen = parsePredicate(r, n, yamldoc.Key(path, key))
 	}
+	// Errors reported from here to the capabilities are in the parts that
+	// make a principle enforceable.
+	dutiesFrom := len(*r.Diags)
 	if n := m.Get("requires"); !yamldoc.IsNull(n) {
 		p.Requires = decodeRequires(r, n, yamldoc.Key(path, "requires"))
 	}
@@ -132,10 +150,14 @@ func DecodePrinciple(doc *yamldoc.Document, diags *diag.List) *Principle {
 	if n := m.Get("capabilities"); !yamldoc.IsNull(n) {
 		p.Capabilities = workflow.DecodeCapabilityPolicy(r, n, yamldoc.Key(path, "capabilities"))
 	}
+	p.shakyDuties = m.Node() == nil || (*r.Diags)[min(dutiesFrom, len(*r.Diags)):].HasErrors()
 	if n, key := m.GetAlias("on_failure", "failure_policy"); !yamldoc.IsNull(n) {
 		p.OnFailure = workflow.DecodeFailurePolicy(r, n, yamldoc.Key(path, key))
 	}
 	m.Done()
+	for _, k := range dutyKeys {
+		p.shakyDuties = p.shakyDuties || (m.Get(k) == nil && m.Misspelt(k))
+	}
 	return p
 }
 
@@ -156,9 +178,12 @@ func (p *Principle) Enforceable() bool {
 	return len(p.Evidence) > 0 || len(p.Verification) > 0 || !p.Capabilities.IsEmpty()
 }
 
-// Validate reports a principle that declares nothing enforceable.
+// Validate reports a principle that declares nothing enforceable. On a
+// principle decoded with shape errors it says nothing when one of the
+// parts that would make it enforceable did not decode or is misspelt: that
+// part's own diagnostic is the cause.
 func (p *Principle) Validate() diag.List {
-	if p.Enforceable() {
+	if p.Enforceable() || p.shakyDuties {
 		return nil
 	}
 	return diag.List{diag.Errorf(CodeEmptyDeclaration, "principle `%s` declares nothing enforceable", p.ID).
@@ -177,7 +202,7 @@ func wrap(key string, n *yaml.Node) *yaml.Node {
 // one set with the default timing; a mapping's keys are read in byte order.
 func decodeRequires(r *yamldoc.Reader, n *yaml.Node, path string) []Requirement {
 	if n.Kind != yaml.MappingNode {
-		return []Requirement{{Timing: DefaultTiming, Set: workflow.DecodeRequirementSet(r, n, path)}}
+		return []Requirement{{Timing: DefaultTiming, Set: workflow.DecodeRequirementSet(r, n, path), Pos: yamldoc.PosOf(n)}}
 	}
 	m := r.Map(n, path, false)
 	keys := m.Keys()
@@ -191,7 +216,7 @@ func decodeRequires(r *yamldoc.Reader, n *yaml.Node, path string) []Requirement 
 		kp := yamldoc.Key(path, k.Value)
 		switch {
 		case k.Value == "always":
-			out = append(out, Requirement{Key: k.Value, Timing: Timing{Kind: Always}, Set: workflow.DecodeRequirementSet(r, v, kp)})
+			out = append(out, Requirement{Key: k.Value, Timing: Timing{Kind: Always}, Set: workflow.DecodeRequirementSet(r, v, kp), Pos: yamldoc.PosOf(k)})
 		case k.Value == "before" || k.Value == "during":
 			if t, ok := decodeTarget(r, TimingKind(k.Value), v, kp); ok {
 				selector, selectorKey = &t, k
@@ -204,17 +229,17 @@ func decodeRequires(r *yamldoc.Reader, n *yaml.Node, path string) []Requirement 
 					WithHint("write `before_<phase>` or `during_<phase>` with a kebab-case phase, underscores standing for hyphens"))
 				continue
 			}
-			out = append(out, Requirement{Key: k.Value, Timing: Timing{Kind: TimingKind(kind), Phase: phase}, Set: workflow.DecodeRequirementSet(r, v, kp)})
+			out = append(out, Requirement{Key: k.Value, Timing: Timing{Kind: TimingKind(kind), Phase: phase}, Set: workflow.DecodeRequirementSet(r, v, kp), Pos: yamldoc.PosOf(k)})
 		default:
 			gathered.Content = append(gathered.Content, k, v)
 		}
 	}
 	if len(gathered.Content) > 0 {
-		t := DefaultTiming
+		t, pos := DefaultTiming, yamldoc.PosOf(n)
 		if selector != nil {
-			t = *selector
+			t, pos = *selector, yamldoc.PosOf(selectorKey)
 		}
-		out = append(out, Requirement{Timing: t, Set: workflow.DecodeRequirementSet(r, gathered, path)})
+		out = append(out, Requirement{Timing: t, Set: workflow.DecodeRequirementSet(r, gathered, path), Pos: pos})
 	} else if selector != nil {
 		r.Report(selectorKey, yamldoc.Key(path, selectorKey.Value), diag.Errorf(CodeEmptyDeclaration,
 			"`%s` selects a timing but no requirement follows it to be timed", selectorKey.Value))
@@ -272,7 +297,7 @@ func checkID(r *yamldoc.Reader, n *yaml.Node, path string, cs ident.Charset, wha
 }
 
 func decodeObligation(r *yamldoc.Reader, n *yaml.Node, path string) (Obligation, bool) {
-	o := Obligation{Timing: DefaultTiming}
+	o := Obligation{Timing: DefaultTiming, Pos: yamldoc.PosOf(n)}
 	m := r.Map(n, path, false)
 	if m.Node() == nil {
 		return o, false
@@ -300,12 +325,12 @@ func decodeObligation(r *yamldoc.Reader, n *yaml.Node, path string) (Obligation,
 		}
 		if k == "always" {
 			if b, ok := r.Bool(v, yamldoc.Key(path, k)); ok && b {
-				o.Timing = Timing{Kind: Always}
+				o.Timing, o.Pos = Timing{Kind: Always}, yamldoc.PosOf(v)
 			}
 			continue
 		}
 		if t, ok := decodeTarget(r, TimingKind(k), v, yamldoc.Key(path, k)); ok {
-			o.Timing = t
+			o.Timing, o.Pos = t, yamldoc.PosOf(v)
 		}
 	}
 	req, key := m.GetAlias("requires", "require")

@@ -78,7 +78,17 @@ type Protocol struct {
 	DefaultFailurePolicy *workflow.FailurePolicy
 
 	kindNodes []*yaml.Node
+	// shakyVerifiers: `verifiers` did not decode whole, or is misspelt, so
+	// a missing verifier may be its consequence. shakyExtends: `extends`
+	// is given but did not decode, so the verifiers it inherits are
+	// unknown.
+	shakyVerifiers, shakyExtends bool
 }
+
+// ExtendsUnreadable reports whether the protocol's `extends` is given but
+// did not decode (Extends is then nil although the protocol extends
+// something): its verifier rule cannot be applied.
+func (p *Protocol) ExtendsUnreadable() bool { return p.shakyExtends }
 
 // Ref returns the protocol's identity, `<id>/<version>`.
 func (p *Protocol) Ref() ident.Ref { return ident.Ref{ID: p.ID, Major: p.Version} }
@@ -95,12 +105,13 @@ func DecodeProtocol(doc *yamldoc.Document, diags *diag.List) *Protocol {
 	m := decodeHeader(r, doc, "protocol", ident.Kebab, &p.Header)
 	path := p.Location()
 	if n := m.Get("extends"); !yamldoc.IsNull(n) {
+		p.shakyExtends = true
 		if s, ok := r.String(n, yamldoc.Key(path, "extends")); ok {
 			ref, err := ident.ParsePinnedRef(ident.Kebab, s)
 			if err != nil {
 				r.Report(n, yamldoc.Key(path, "extends"), diag.Errorf(CodeInvalidReference, "the protocol reference `%s` is invalid: %v", s, err))
 			} else {
-				p.Extends, p.ExtendsPos = &ref, yamldoc.PosOf(n)
+				p.Extends, p.ExtendsPos, p.shakyExtends = &ref, yamldoc.PosOf(n), false
 			}
 		}
 	}
@@ -109,7 +120,11 @@ func DecodeProtocol(doc *yamldoc.Document, diags *diag.List) *Protocol {
 		"artifact_kinds": &p.ArtifactKinds, "phases": &p.Phases, "observables": &p.Observables,
 	}
 	for _, key := range protocolLists {
+		before := len(*r.Diags)
 		*lists[key] = r.Strings(m.Get(key), yamldoc.Key(path, key), false)
+		if key == "verifiers" {
+			p.shakyVerifiers = (*r.Diags)[before:].HasErrors()
+		}
 	}
 	p.checkNames(r, m, path)
 	p.decodeEvidenceKinds(r, m.Get("evidence_kinds"), yamldoc.Key(path, "evidence_kinds"))
@@ -118,6 +133,7 @@ func DecodeProtocol(doc *yamldoc.Document, diags *diag.List) *Protocol {
 		p.DefaultFailurePolicy = workflow.DecodeFailurePolicy(r, n, yamldoc.Key(path, "default_failure_policy"))
 	}
 	m.Done()
+	p.shakyVerifiers = p.shakyVerifiers || m.Node() == nil || (m.Get("verifiers") == nil && m.Misspelt("verifiers"))
 	return p
 }
 
@@ -176,8 +192,14 @@ func (p *Protocol) decodeScales(r *yamldoc.Reader, n *yaml.Node, path string) {
 // ValidateVerifiers applies the protocol rule of documents.md §9: every
 // evidence kind the protocol declares needs one of its default verifiers
 // among the verifiers the protocol declares, its own or inherited (pass the
-// verifiers of its extends chain as inherited; nil when unresolved).
+// verifiers of its extends chain as inherited; nil when unresolved). On a
+// protocol decoded with shape errors it checks the evidence kinds that
+// decoded, and says nothing when its own `verifiers` did not decode whole
+// or is misspelt (a missing verifier may be the consequence).
 func (p *Protocol) ValidateVerifiers(inherited []string) diag.List {
+	if p.shakyVerifiers {
+		return nil
+	}
 	var diags diag.List
 	have := append(slices.Clone(inherited), p.Verifiers...)
 	for i, kind := range p.EvidenceKinds {

@@ -13,9 +13,15 @@ import (
 
 // crossValidate runs documents.md §8.4 against a workflow given by its id,
 // version and declared state ids. Its diagnostics are positioned in the
-// map's file: at the pin, at the state's key, at the step's evidence.
+// map's file: at the pin, at the state's key, at the step's evidence. On a
+// map with shape errors it checks what decoded: nothing without a
+// readable pin, no state whose key is not a valid id, no evidence whose
+// kind or verifier did not decode.
 func (m *Map) crossValidate(id string, version uint32, states []string) diag.List {
 	var diags diag.List
+	if m.Workflow.ID == "" {
+		return nil // the pin did not decode; its own diagnostic says why
+	}
 	loc := m.Location()
 	pin := m.nodes.pos("workflow")
 	switch {
@@ -33,7 +39,7 @@ func (m *Map) crossValidate(id string, version uint32, states []string) diag.Lis
 	slices.Sort(sorted)
 	var finder *suggest.Finder
 	for _, s := range m.StateIDs() {
-		if _, found := slices.BinarySearch(sorted, s); found {
+		if _, found := slices.BinarySearch(sorted, s); found || m.States[s].badKey {
 			continue
 		}
 		if finder == nil {
@@ -82,7 +88,7 @@ func (m *Map) PinPos() diag.Pos { return m.nodes.pos("workflow") }
 // are exempt: what they establish is the protocol's business.
 func verifierCheck(step *Step, path, file string) diag.List {
 	e := step.Evidence
-	if step.Kind != KindCommand || e == nil || !vocab.IsNamedVerifier(e.Verifier) {
+	if step.Kind != KindCommand || e == nil || e.shaky.kind || e.shaky.verifier || !vocab.IsNamedVerifier(e.Verifier) {
 		return nil
 	}
 	if slices.Contains(vocab.DefaultVerifiers(e.Kind), e.Verifier) {

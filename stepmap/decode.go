@@ -19,24 +19,24 @@ const (
 )
 
 // Load parses data as a step map and validates its structure (§8.3). The
-// map is nil when the bytes are not a document at all; a map with shape
-// errors is returned but not validated structurally.
+// map is nil when the bytes are not a document at all. Shape errors do not
+// hide the rules: Validate judges what decoded soundly, and a map with
+// shape errors is returned beside them (callers must not use it further).
 func Load(file string, data []byte) (*Map, diag.List) {
 	doc, diags := yamldoc.Parse(file, data)
 	if doc == nil || diags.HasErrors() {
 		return nil, diags
 	}
 	m := Decode(doc, &diags)
-	if diags.HasErrors() {
-		return m, diags
-	}
 	diags.Extend(m.Validate())
 	return m, diags
 }
 
 // Decode reads a parsed document as a step map, reporting shape problems
 // (unknown keys, wrong types, bad identifiers) into diags. It never returns
-// nil.
+// nil. With shape errors the map is best-effort: Validate and
+// CrossValidate may run on it (they skip the rules whose inputs did not
+// decode), nothing else may use it.
 func Decode(doc *yamldoc.Document, diags *diag.List) *Map {
 	r := yamldoc.NewReader(doc, diags)
 	m := &Map{File: doc.File, States: map[string]*StateSteps{}, nodes: nodes{"": doc.Root}}
@@ -48,9 +48,12 @@ func Decode(doc *yamldoc.Document, diags *diag.List) *Map {
 	if n := top.Get("id"); n != nil {
 		m.ID, _ = r.String(n, "driver-steps.id")
 	}
+	m.shaky.format = true
 	if n := top.Require("format"); n != nil {
 		m.nodes["format"] = n
-		m.Format, _ = r.String(n, "driver-steps.format")
+		var ok bool
+		m.Format, ok = r.String(n, "driver-steps.format")
+		m.shaky.format = !ok
 	}
 	if n := top.Require("id"); n != nil && m.ID != "" {
 		if err := ident.Check(ident.Dotted, m.ID); err != nil {
@@ -69,9 +72,12 @@ func Decode(doc *yamldoc.Document, diags *diag.List) *Map {
 	}
 	if n := top.Get("states"); n != nil {
 		m.nodes["states"] = n
+		m.shaky.states = n.Kind != yaml.MappingNode && !yamldoc.IsNull(n)
 		m.decodeStates(r, n, yamldoc.Key(loc, "states"))
 	}
 	top.Done()
+	// A misspelt `states` is why the map declares none: that is the cause.
+	m.shaky.states = m.shaky.states || top.Node() == nil || (top.Get("states") == nil && top.Misspelt("states"))
 	return m
 }
 
@@ -110,13 +116,15 @@ func (m *Map) decodeStates(r *yamldoc.Reader, n *yaml.Node, path string) {
 	states := r.Map(n, path, true)
 	for _, k := range states.Keys() {
 		sp := yamldoc.Key(path, k.Value)
-		if err := ident.Check(ident.DottedSnake, k.Value); err != nil {
+		err := ident.Check(ident.DottedSnake, k.Value)
+		if err != nil {
 			r.Report(k, sp, diag.Errorf(CodeInvalidIdentifier, "the state id `%s` is invalid: %v", k.Value, err))
 		}
 		if _, dup := m.States[k.Value]; dup {
 			continue // duplicate_key was reported by the parser
 		}
 		st := decodeState(r, states.Get(k.Value), sp)
+		st.badKey = err != nil
 		st.keyPos = yamldoc.PosOf(k)
 		st.keySpan, _ = r.ValueSpan(k)
 		m.States[k.Value] = st
@@ -135,6 +143,7 @@ func decodeState(r *yamldoc.Reader, n *yaml.Node, path string) *StateSteps {
 	}
 	if v := sm.Get("steps"); v != nil {
 		items, _ := r.Seq(v, yamldoc.Key(path, "steps"), false)
+		st.nodes["steps"] = v
 		for i, it := range items {
 			st.Steps = append(st.Steps, decodeStep(r, it, yamldoc.Index(yamldoc.Key(path, "steps"), i)))
 		}
@@ -183,6 +192,9 @@ func decodeStep(r *yamldoc.Reader, n *yaml.Node, path string) *Step {
 		s.decodeCommand(r, sm, path)
 	}
 	sm.Done()
+	// A misspelt key stands for the one it resembles: a rule about that
+	// key's absence would blame a consequence.
+	s.shaky.dependsOn = s.shaky.dependsOn || (s.DependsOn == nil && sm.Misspelt("depends_on"))
 	return s
 }
 
@@ -193,13 +205,19 @@ func (s *Step) decodeCommon(r *yamldoc.Reader, sm *yamldoc.Map, path string) {
 		}
 	}
 	if s.Kind == KindCommand {
+		s.shaky.run = true
 		if v := sm.Require("run"); v != nil {
-			s.Run = r.Strings(v, yamldoc.Key(path, "run"), false)
+			var ok bool
+			s.Run, s.runPos, ok = stringItems(r, v, yamldoc.Key(path, "run"))
+			s.shaky.run = !ok
 		}
 		return
 	}
+	s.shaky.prompt = true
 	if v := sm.Require("prompt"); v != nil {
-		s.Prompt, _ = r.String(v, yamldoc.Key(path, "prompt"))
+		var ok bool
+		s.Prompt, ok = r.String(v, yamldoc.Key(path, "prompt"))
+		s.shaky.prompt = !ok
 	}
 	if s.Kind == KindOperator {
 		s.Retries = 0
@@ -217,25 +235,57 @@ func (s *Step) decodeLLM(r *yamldoc.Reader, sm *yamldoc.Map, path string) {
 		s.Skills = r.Strings(v, yamldoc.Key(path, "skills"), false)
 	}
 	if v := sm.Get("context"); v != nil {
-		for _, c := range r.Strings(v, yamldoc.Key(path, "context"), false) {
+		context, pos, _ := stringItems(r, v, yamldoc.Key(path, "context"))
+		for _, c := range context {
 			s.Context = append(s.Context, strings.TrimSpace(c))
 		}
+		s.contextPos = pos
 	}
 	if v := sm.Get("scope"); v != nil {
 		items, _ := r.Seq(v, yamldoc.Key(path, "scope"), false)
 		for i, it := range items {
-			s.Scope = append(s.Scope, decodeScopeRule(r, it, yamldoc.Index(yamldoc.Key(path, "scope"), i)))
+			rule, sound := decodeScopeRule(r, it, yamldoc.Index(yamldoc.Key(path, "scope"), i))
+			s.Scope = append(s.Scope, rule)
+			if !sound {
+				if s.shaky.scope == nil {
+					s.shaky.scope = map[int]bool{}
+				}
+				s.shaky.scope[i] = true
+			}
 		}
 	}
 }
 
+// stringItems decodes n as a list of strings, as Reader.Strings does, and
+// also returns each decoded string's position and whether every item
+// decoded (false when n is not a list or an item is not a string).
+func stringItems(r *yamldoc.Reader, n *yaml.Node, path string) ([]string, []diag.Pos, bool) {
+	items, sound := r.Seq(n, path, false)
+	out := make([]string, 0, len(items))
+	pos := make([]diag.Pos, 0, len(items))
+	for i, it := range items {
+		s, ok := r.String(it, yamldoc.Index(path, i))
+		if !ok {
+			sound = false
+			continue
+		}
+		out = append(out, s)
+		pos = append(pos, yamldoc.PosOf(it))
+	}
+	return out, pos, sound
+}
+
 var writeScopes = []string{string(WriteAllowed), string(WriteDenied), string(WritePartialOnly)}
 
-func decodeScopeRule(r *yamldoc.Reader, n *yaml.Node, path string) ScopeRule {
-	var rule ScopeRule
+// decodeScopeRule reads one scope rule; sound is false when its `paths`
+// did not decode (the rule is not a mapping, `paths` is missing, not a
+// list, or holds an item that is not a string).
+func decodeScopeRule(r *yamldoc.Reader, n *yaml.Node, path string) (rule ScopeRule, sound bool) {
 	sm := r.Map(n, path, false)
 	if v := sm.Require("paths"); v != nil {
-		for _, p := range r.Strings(v, yamldoc.Key(path, "paths"), false) {
+		var paths []string
+		paths, _, sound = stringItems(r, v, yamldoc.Key(path, "paths"))
+		for _, p := range paths {
 			rule.Paths = append(rule.Paths, strings.TrimSpace(p))
 		}
 	}
@@ -248,7 +298,7 @@ func decodeScopeRule(r *yamldoc.Reader, n *yaml.Node, path string) ScopeRule {
 		}
 	}
 	sm.Done()
-	return rule
+	return rule, sound
 }
 
 func (s *Step) decodeCommand(r *yamldoc.Reader, sm *yamldoc.Map, path string) {
@@ -261,6 +311,8 @@ func (s *Step) decodeCommand(r *yamldoc.Reader, sm *yamldoc.Map, path string) {
 	if v := sm.Get("depends_on"); v != nil {
 		if d, ok := r.OptString(v, yamldoc.Key(path, "depends_on")); ok {
 			s.DependsOn = &d
+		} else {
+			s.shaky.dependsOn = !yamldoc.IsNull(v)
 		}
 	}
 	if v := sm.Get("circuit_breaker"); !yamldoc.IsNull(v) {
@@ -290,25 +342,31 @@ func decodeEvidence(r *yamldoc.Reader, n *yaml.Node, path string) *Evidence {
 		s, ok := r.OptString(v, yamldoc.Key(path, key))
 		return s, v, ok
 	}
+	// shaky says whether key is present but did not decode.
+	shaky := func(key string, ok bool) bool { return !ok && !yamldoc.IsNull(e.nodes[key]) }
+	e.shaky.kind, e.shaky.verifier = true, true
 	if k, v, ok := str("kind", true); ok {
 		c, known := vocab.CanonicalKind(k)
 		if !known {
 			r.Invalid(v, yamldoc.Key(path, "kind"), "`kind` must be an evidence kind (%s), found `%s`", strings.Join(vocab.EvidenceKinds, ", "), k)
 		}
-		e.Kind = c
+		e.Kind, e.shaky.kind = c, !known
 	}
 	if vf, v, ok := str("verifier", true); ok {
-		if !vocab.ValidVerifier(vf) {
+		valid := vocab.ValidVerifier(vf)
+		if !valid {
 			r.Invalid(v, yamldoc.Key(path, "verifier"), "`verifier` must be a named verifier or a dotted tool name, found `%s`", vf)
 		}
-		e.Verifier = vf
+		e.Verifier, e.shaky.verifier = vf, !valid
 	}
 	if su, v, ok := str("suite", false); ok {
 		c, valid := vocab.CanonicalSuite(su)
 		if !valid {
 			r.Invalid(v, yamldoc.Key(path, "suite"), "`suite` must be a kebab-case suite name or `end_to_end`, found `%s`", su)
 		}
-		e.Suite = c
+		e.Suite, e.shaky.suite = c, !valid
+	} else {
+		e.shaky.suite = shaky("suite", ok)
 	}
 	if sj, v, ok := str("subject", false); ok {
 		if !ident.ValidSubject(sj) {
@@ -324,8 +382,12 @@ func decodeEvidence(r *yamldoc.Reader, n *yaml.Node, path string) *Evidence {
 	}
 	if rec, _, ok := str("record", false); ok {
 		e.Record = &rec
+	} else {
+		e.shaky.record = shaky("record", ok)
 	}
 	em.Done()
+	e.shaky.suite = e.shaky.suite || (e.Suite == "" && em.Misspelt("suite"))
+	e.shaky.record = e.shaky.record || (e.Record == nil && em.Misspelt("record"))
 	return e
 }
 

@@ -57,6 +57,16 @@ type Map struct {
 	// pinSpan is the span of the `workflow` value, for a fix that
 	// replaces the pin (zero when no exact edit is possible).
 	pinSpan diag.Span
+	// shaky records what did not decode soundly, so that Validate judges
+	// the rest of a map with shape errors without blaming what it could
+	// not read. The zero value means "all sound".
+	shaky struct {
+		// format: `format` is missing or not a string.
+		format bool
+		// states: `states` is not a mapping, or is absent with an unknown
+		// key that resembles it.
+		states bool
+	}
 }
 
 // StateSteps is one state's entry in a map.
@@ -71,6 +81,9 @@ type StateSteps struct {
 	// cross-validation (keySpan is zero when no exact edit is possible).
 	keyPos  diag.Pos
 	keySpan diag.Span
+	// badKey: the state's key is not a valid state id (reported), so it
+	// is not compared with the workflow's states.
+	badKey bool
 }
 
 // StepKind tags a step: llm, command or operator.
@@ -120,6 +133,20 @@ type Step struct {
 	CircuitBreaker *uint32
 
 	nodes nodes
+	// runPos and contextPos are the positions of the decoded `run` words
+	// and `context` entries, index for index.
+	runPos, contextPos []diag.Pos
+	// shaky records the step's parts that did not decode.
+	shaky struct {
+		// run, prompt: missing, not the right shape, or holding an item
+		// that is not a string.
+		run, prompt bool
+		// dependsOn: present but unreadable, or misspelt.
+		dependsOn bool
+		// scope holds the indexes of the scope rules whose paths did not
+		// decode.
+		scope map[int]bool
+	}
 }
 
 // Evidence is a command step's evidence mapping.
@@ -139,6 +166,9 @@ type Evidence struct {
 	Record *string
 
 	nodes nodes
+	// shaky records the keys that did not decode: missing (kind,
+	// verifier), unreadable, not a known value, or misspelt.
+	shaky struct{ kind, verifier, suite, record bool }
 }
 
 // WriteScope is what a scope rule allows on its paths.

@@ -29,12 +29,16 @@ const (
 // braces is plain text.
 var placeholder = regexp.MustCompile(`\{([a-z_]+)\}`)
 
-// Validate runs the structural rules of documents.md §8.3 on a shape-valid
-// map and returns every problem, positioned at the blamed node. States are
-// visited in id order, steps in the author's order.
+// Validate runs the structural rules of documents.md §8.3 and returns
+// every problem, positioned at the blamed node. States are visited in id
+// order, steps in the author's order. On a map decoded with shape errors
+// it judges what decoded soundly: a rule whose input did not decode (a
+// `format` that is not a string, a `run` with an item that is not, a
+// misspelt `record`) is not applied, so a shape error is never blamed
+// twice and never hides the rules of the rest of the map.
 func (m *Map) Validate() diag.List {
 	v := &validator{m: m}
-	if m.Format != Format {
+	if m.Format != Format && !m.shaky.format {
 		v.add(m.nodes.pos("format"), "driver-steps.format", diag.Errorf(CodeUnsupportedFormat,
 			"the format `%s` is not supported; this version reads `%s`", m.Format, Format))
 	}
@@ -43,7 +47,7 @@ func (m *Map) Validate() diag.List {
 			"the workflow reference `%s` names no major version; a step map is written for one", m.WorkflowText).
 			WithHint("pin it: `%s/1`", m.WorkflowText))
 	}
-	if len(m.States) == 0 {
+	if len(m.States) == 0 && !m.shaky.states {
 		v.add(m.nodes.pos("states"), m.Location()+".states", diag.Errorf(CodeEmptyDeclaration,
 			"the step map declares no states"))
 	}
@@ -86,14 +90,17 @@ func (v *validator) state(id string, st *StateSteps) {
 }
 
 func (v *validator) command(state string, s *Step, p string, sawLLM bool) {
-	if !slices.ContainsFunc(s.Run, func(w string) bool { return strings.TrimSpace(w) != "" }) {
+	if !s.shaky.run && !slices.ContainsFunc(s.Run, func(w string) bool { return strings.TrimSpace(w) != "" }) {
 		v.add(s.nodes.pos("run"), p+".run", diag.Errorf(CodeEmptyDeclaration, "the command step runs nothing: `run` is empty or every word is blank"))
 	}
 	for i, w := range s.Run {
-		v.placeholders(w, state, s.nodes.item("run", i), p+".run", sawLLM)
+		v.placeholders(w, state, at(s.runPos, i, s.nodes.pos("run")), p+".run", sawLLM)
 	}
 	if s.CircuitBreaker != nil {
 		switch {
+		case s.DependsOn == nil && s.shaky.dependsOn:
+			// `depends_on` is there but unreadable or misspelt: its own
+			// diagnostic is the cause.
 		case s.DependsOn == nil:
 			v.add(s.nodes.pos("circuit_breaker"), p+".circuit_breaker", diag.Errorf(CodeEmptyDeclaration,
 				"the circuit breaker has nothing to break: the step declares no `depends_on`"))
@@ -128,12 +135,15 @@ func (v *validator) placeholders(text, state string, pos diag.Pos, path string, 
 
 func (v *validator) evidence(state string, e *Evidence, p string, sawLLM bool) {
 	ep := p + ".evidence"
-	if e.Kind != "" && !vocab.IsMintable(e.Kind) && e.Record == nil {
+	if e.shaky.kind || e.shaky.record {
+		// What the step establishes, and how, did not decode: the kind
+		// rules would judge a guess.
+	} else if e.Kind != "" && !vocab.IsMintable(e.Kind) && e.Record == nil {
 		v.add(e.nodes.pos("kind"), ep+".kind", diag.Errorf(CodeUnsupportedConstruct,
 			"a command's exit status cannot establish `%s` evidence", e.Kind).
 			WithHint("mintable kinds are %s; for any other kind name the file the verifier writes with `record:`", strings.Join(vocab.MintableKinds, ", ")))
 	}
-	if e.Kind == "test_result" && e.Suite == "" && e.Record == nil {
+	if e.Kind == "test_result" && e.Suite == "" && e.Record == nil && !e.shaky.kind && !e.shaky.suite && !e.shaky.record {
 		v.add(e.nodes.pos("kind"), ep+".suite", diag.Errorf(CodeMissingDeclaration,
 			"a `test_result` minted from an exit status must say which suite ran").
 			WithHint("name the suite: `suite: unit`"))
@@ -147,14 +157,14 @@ func (v *validator) evidence(state string, e *Evidence, p string, sawLLM bool) {
 }
 
 func (v *validator) prompt(s *Step, p string) {
-	if strings.TrimSpace(s.Prompt) == "" {
+	if !s.shaky.prompt && strings.TrimSpace(s.Prompt) == "" {
 		v.add(s.nodes.pos("prompt"), p+".prompt", diag.Errorf(CodeEmptyDeclaration, "the %s has a blank prompt", describe(s.Kind)))
 	}
 }
 
 func (v *validator) context(s *Step, p string) {
 	for i, c := range s.Context {
-		pos := s.nodes.item("context", i)
+		pos := at(s.contextPos, i, s.nodes.pos("context"))
 		switch {
 		case c == "":
 			v.add(pos, p+".context", diag.Errorf(CodeEmptyDeclaration, "context entry %d is blank", i))
@@ -169,6 +179,8 @@ func (v *validator) scope(s *Step, p string) {
 	allHavePaths := true
 	for i, rule := range s.Scope {
 		switch {
+		case s.shaky.scope[i]:
+			allHavePaths = false // its paths did not decode: nothing to judge
 		case len(rule.Paths) == 0:
 			allHavePaths = false
 			v.add(s.nodes.item("scope", i), p+".scope", diag.Errorf(CodeEmptyDeclaration, "scope rule %d has no paths", i))
@@ -187,4 +199,12 @@ func (v *validator) scope(s *Step, p string) {
 				WithHint("end the scope with a catch-all rule such as `{paths: [\"**\"], write: denied}`; a path like `src/**` covers only part of the tree"))
 		}
 	}
+}
+
+// at returns positions[i], or fallback when there is none.
+func at(positions []diag.Pos, i int, fallback diag.Pos) diag.Pos {
+	if i < len(positions) {
+		return positions[i]
+	}
+	return fallback
 }

@@ -2,9 +2,11 @@ package tree
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,6 +19,7 @@ const codesDoc = "../docs/codes-documents.md"
 var (
 	fileFence   = regexp.MustCompile("^```(yaml|json) file=(\\S+)$")
 	selectFence = regexp.MustCompile("^```text select=(\\S+)$")
+	pickFence   = regexp.MustCompile("^```text pick=(\\S+)/([0-9]+)$")
 )
 
 // section is one `## code` section of the codes page: its input files, an
@@ -26,9 +29,13 @@ type section struct {
 	files     map[string]string
 	order     []string
 	selectArg string
-	outStart  int // line index of the first output line
-	outEnd    int // line index of the closing fence
-	want      string
+	// pickID and pickVersion, when set, run the driver's pick of a map for
+	// that workflow (stepmap.Pick) instead of reporting the tree.
+	pickID      string
+	pickVersion uint32
+	outStart    int // line index of the first output line
+	outEnd      int // line index of the closing fence
+	want        string
 }
 
 func parseSections(t *testing.T, lines []string) []*section {
@@ -48,9 +55,13 @@ func parseSections(t *testing.T, lines []string) []*section {
 			cur.files[name] = strings.Join(lines[i+1:j], "\n") + "\n"
 			cur.order = append(cur.order, name)
 			i = j
-		case cur != nil && (l == "```text" || selectFence.MatchString(l)):
+		case cur != nil && (l == "```text" || selectFence.MatchString(l) || pickFence.MatchString(l)):
 			if m := selectFence.FindStringSubmatch(l); m != nil {
 				cur.selectArg = m[1]
+			}
+			if m := pickFence.FindStringSubmatch(l); m != nil {
+				v, _ := strconv.ParseUint(m[2], 10, 32)
+				cur.pickID, cur.pickVersion = m[1], uint32(v)
 			}
 			j := i + 1
 			for ; j < len(lines) && lines[j] != "```"; j++ {
@@ -90,6 +101,16 @@ func (s *section) run(t *testing.T) string {
 		if s.selectArg != "" {
 			_, ds := stepmap.Select(s.selectArg, tr.StepMapList(), os.ReadFile)
 			diags = ds
+		}
+		if s.pickID != "" {
+			diags = nil
+			if _, err := stepmap.Pick(tr.StepMapList(), s.pickID, s.pickVersion); err != nil {
+				var d diag.Diagnostic
+				if !errors.As(err, &d) {
+					t.Fatalf("Pick's error is not a diagnostic: %v", err)
+				}
+				diags = diag.List{d}
+			}
 		}
 	} else {
 		for _, name := range s.order {

@@ -6,12 +6,15 @@ import (
 	"testing"
 )
 
-// FuzzLoadTreeFile decodes any bytes as each kind of tree document and
-// checks that nothing panics and that positions stay inside the input.
+// FuzzLoadTreeFile decodes any bytes as each kind of tree document, alone
+// and inside a small tree (so that the registry-wide checks judge it, with
+// or without shape errors), and checks that nothing panics and that
+// positions stay inside the input.
 func FuzzLoadTreeFile(f *testing.F) {
 	files, _ := filepath.Glob("../examples/tree/*/*/*.yaml")
 	more, _ := filepath.Glob("../examples/tree/*/*.yaml")
-	for _, file := range append(files, more...) {
+	shaky, _ := filepath.Glob("testdata/shaky/*/*.yaml")
+	for _, file := range append(append(files, more...), shaky...) {
 		if data, err := os.ReadFile(file); err == nil {
 			f.Add(data, uint8(0))
 		}
@@ -33,5 +36,18 @@ func FuzzLoadTreeFile(f *testing.F) {
 				}
 			}
 		}
+		_, diags := LoadSources(".", []Source{
+			{Path: "workflows/w.yaml", Kind: KindWorkflow, Data: []byte(fuzzWorkflow)},
+			{Path: "protocols/base.yaml", Kind: KindProtocol, Data: []byte("id: base\ntitle: B\nverifiers: [compiler]\n")},
+			{Path: "f.yaml", Kind: kind, Data: data},
+		})
+		for _, d := range diags {
+			if d.Code == "" || (d.File == "f.yaml" && d.Pos.Line > lines) {
+				t.Fatalf("bad diagnostic %v (input has %d lines)", d, lines)
+			}
+		}
 	})
 }
+
+// fuzzWorkflow is the workflow the fuzzed step maps may pin.
+const fuzzWorkflow = "id: demo/w\ntitle: W\ninitial: a\nstates:\n  a: {title: A}\n  b: {title: B, terminal: true}\ntransitions:\n  - {from: a, to: b}\n"

@@ -164,18 +164,21 @@ func parseEntry(file string, kind Kind, data []byte) *entry {
 		e.brokenID = peekID(nil, data)
 		return e
 	}
-	d, ds := decode(kind, doc)
+	d, sound, ds := decode(kind, doc)
 	e.diags.Extend(ds)
-	e.doc = d
-	if d == nil {
+	e.doc, e.sound = d, sound
+	if d == nil || !sound {
 		e.brokenID = peekID(doc.Root, doc.Data)
 	}
 	return e
 }
 
 // admit appends e to the tree in load order: its file, its bytes and its
-// own diagnostics, then its document registered under its identity. It
-// returns the diagnostics in the order Load reports them.
+// own diagnostics, then its document registered under its identity. A
+// document with shape errors never enters the registry: it is marked broken
+// (a reference to it is not reported again) and kept among the unsound
+// documents, whose parts that decoded the registry-wide checks still judge.
+// It returns the diagnostics in the order Load reports them.
 func (t *Tree) admit(e *entry) diag.List {
 	t.entries = append(t.entries, e)
 	diags := slices.Clone(e.diags)
@@ -186,10 +189,14 @@ func (t *Tree) admit(e *entry) diag.List {
 	if e.data != nil {
 		t.Sources[e.file.Path] = e.data
 	}
-	if e.doc != nil {
+	switch {
+	case e.doc != nil && e.sound:
 		diags.Extend(t.register(e.doc))
-	} else {
+	default:
 		t.markBroken(e.file.Kind, e.brokenID, e.file.Path)
+		if e.doc != nil {
+			t.unsound = append(t.unsound, e.doc)
+		}
 	}
 	return diags
 }
@@ -334,20 +341,20 @@ type Document struct {
 	pos diag.Pos
 }
 
-// decode reads doc as a document of kind. A document recognised as one that
-// never belongs in a tree is refused with misplaced_document. Semantic
-// validation runs only when the shape is sound; the returned Document is
-// nil when it is not (so that a broken document never enters the
-// registry).
-func decode(kind Kind, doc *yamldoc.Document) (*Document, diag.List) {
-	var diags diag.List
+// decode reads doc as a document of kind and runs the document's own rules.
+// A document recognised as one that never belongs in a tree is refused with
+// misplaced_document (nil). Shape errors do not hide the rules: each
+// model's Validate judges what decoded soundly. sound reports that the
+// document decoded without a shape error; one that did not must never
+// enter the registry.
+func decode(kind Kind, doc *yamldoc.Document) (d *Document, sound bool, diags diag.List) {
 	if m := protocol.Misplaced(doc.Root); m != "" {
 		diags.Add(diag.Errorf(CodeMisplaced, "this file is a document of kind `%s`, which does not belong in a document tree", m).
 			At(doc.File, yamldoc.PosOf(doc.Root)).
 			WithHint("tasks, artifact manifests, evidence and project files live in a project's `.engineering/`, not under `%s`", rowDir(kind)))
-		return nil, diags
+		return nil, false, diags
 	}
-	d := &Document{Kind: kind, File: doc.File, pos: yamldoc.PosOf(doc.Root)}
+	d = &Document{Kind: kind, File: doc.File, pos: yamldoc.PosOf(doc.Root)}
 	switch kind {
 	case KindWorkflow:
 		d.Workflow = workflow.DecodeReleasing(doc, &diags) // the loader drops doc
@@ -362,22 +369,19 @@ func decode(kind Kind, doc *yamldoc.Document) (*Document, diag.List) {
 	case KindLifecycle:
 		d.Lifecycle = protocol.DecodeLifecycle(doc, &diags)
 	}
-	shapeErrors := diags.HasErrors()
-	if kind == KindWorkflow && d.Workflow != nil {
-		// A shape error in one part of a workflow does not hide the rules
-		// on the rest: Validate judges what decoded soundly.
-		diags.Extend(d.Workflow.Validate())
-	}
-	if shapeErrors {
-		return nil, diags
-	}
+	sound = !diags.HasErrors()
 	switch kind {
+	case KindWorkflow:
+		if d.Workflow == nil {
+			return nil, false, diags // not a mapping: nothing decoded
+		}
+		diags.Extend(d.Workflow.Validate())
 	case KindStepMap:
 		diags.Extend(d.StepMap.Validate())
 	case KindPrinciple:
 		diags.Extend(d.Principle.Validate())
 	}
-	return d, diags
+	return d, sound, diags
 }
 
 func rowDir(k Kind) string {
@@ -459,7 +463,17 @@ func identityKey(k Kind) string {
 // against the verifiers of its extends chain.
 func (t *Tree) crossCheck() diag.List {
 	var diags diag.List
-	for _, m := range t.StepMapList() {
+	maps, protocols := t.StepMapList(), t.ProtocolRefs()
+	var unsoundProtocols []*protocol.Protocol
+	for _, d := range t.unsound {
+		switch {
+		case d.StepMap != nil:
+			maps = append(maps, d.StepMap)
+		case d.Protocol != nil && !d.Protocol.ExtendsUnreadable():
+			unsoundProtocols = append(unsoundProtocols, d.Protocol)
+		}
+	}
+	for _, m := range maps {
 		if !m.Workflow.Pinned() {
 			continue // refused already (missing_declaration)
 		}
@@ -472,8 +486,11 @@ func (t *Tree) crossCheck() diag.List {
 		}
 		diags.Extend(m.CrossValidate(w))
 	}
-	for _, ref := range t.ProtocolRefs() {
+	for _, ref := range protocols {
 		p := t.Protocols[ref]
+		diags.Extend(p.ValidateVerifiers(t.inheritedVerifiers(p)))
+	}
+	for _, p := range unsoundProtocols {
 		diags.Extend(p.ValidateVerifiers(t.inheritedVerifiers(p)))
 	}
 	return diags

@@ -83,8 +83,9 @@ func ParseKind(s string) (Kind, bool) {
 // LoadDocument reads one document on its own, outside any tree: as kind
 // when given, else as the kind DetectKind tells. It runs the document's own
 // rules (a workflow's §7 rules, a step map's §8.3 rules, a principle's and
-// a protocol's), but nothing that needs other documents except a protocol
-// that extends nothing.
+// a protocol's), on what decoded even when the document has shape errors,
+// but nothing that needs other documents except a protocol that extends
+// nothing. The Document is nil when the document has shape errors.
 func LoadDocument(file string, data []byte, kind Kind) (*Document, diag.List) {
 	doc, diags := yamldoc.Parse(file, data)
 	if doc == nil || diags.HasErrors() {
@@ -102,10 +103,13 @@ func LoadDocument(file string, data []byte, kind Kind) (*Document, diag.List) {
 			WithHint("name it with --kind (%s), or put it under a tree directory", kindList()))
 		return nil, diags
 	}
-	d, ds := decode(kind, doc)
+	d, sound, ds := decode(kind, doc)
 	diags.Extend(ds)
-	if d != nil && d.Protocol != nil && d.Protocol.Extends == nil {
+	if d != nil && d.Protocol != nil && d.Protocol.Extends == nil && !d.Protocol.ExtendsUnreadable() {
 		diags.Extend(d.Protocol.ValidateVerifiers(nil))
+	}
+	if !sound {
+		return nil, diags // its own rules ran on what decoded; it is not usable
 	}
 	return d, diags
 }

@@ -119,6 +119,9 @@ type Tree struct {
 	// so are not in the registry): their id when it could be read, else
 	// "". A reference to one is not reported again as "not in the tree".
 	broken map[Kind]map[string][]string
+	// unsound holds the documents that decoded with shape errors, in load
+	// order: never registered, but what decoded of them is still checked.
+	unsound []*Document
 }
 
 // entry is one file as the tree read it, or (with an empty file path) the
@@ -134,6 +137,9 @@ type entry struct {
 	// brokenID is the id a document that could not be used declares, as
 	// far as it can be read ("" when it cannot), for Tree.broken.
 	brokenID string
+	// sound: doc decoded without a shape error, so it may be registered;
+	// a doc that is not sound is only checked (Tree.Unsound).
+	sound bool
 }
 
 func newTree(root string) *Tree {
@@ -199,6 +205,14 @@ func (t *Tree) ProtocolRefs() []ident.Ref {
 func (t *Tree) Broken(kind Kind, id string) (named, unnamed []string) {
 	return t.broken[kind][id], t.broken[kind][""]
 }
+
+// Unsound returns the documents that decoded with shape errors, in load
+// order. They are not in the registry (nothing may resolve to one), but
+// the registry-wide checks still judge the parts of them that decoded, so
+// that a shape error in one part of a document does not hide the checks of
+// the rest: the tree cross-checks their step maps and protocols, and
+// engine.CheckReferences resolves what their profiles and protocols name.
+func (t *Tree) Unsound() []*Document { return t.unsound }
 
 // markBroken records file, of kind, as failed to load; id is its `id` as
 // far as it could be read ("" when not).

@@ -66,7 +66,7 @@ func TestDocumentedExamples(t *testing.T) {
 // documentedCodes are the codes docs/codes-workflow.md must explain.
 var documentedCodes = []string{
 	"unknown_field", "missing_field", "wrong_type", "conflicting_alias",
-	CodeInvalidIdentifier, CodeInvalidReference, "invalid_predicate", "invalid_value",
+	CodeInvalidIdentifier, CodeInvalidReference, "invalid_predicate", "predicate_too_deep", "invalid_value",
 	CodeEmptyWorkflow, CodeUnknownInitialState, CodeUnknownState, CodeDuplicateTransition,
 	CodeRollbackOnIrreversibleState, CodeIncompleteRollbackPolicy, CodeDeadEndState,
 	CodeUnreachableState,

@@ -103,6 +103,8 @@ type Map struct {
 	allowed keySet
 	keys    map[string]int // key -> index of the key node in node.Content; nil while small
 	missing map[string]diag.Diagnostic
+	// misspelt holds the allowed keys Done found an unknown key close to.
+	misspelt map[string]bool
 }
 
 // smallMap is the number of entries up to which a mapping's keys are
@@ -261,6 +263,10 @@ func (m *Map) Done() {
 		d = d.
 			WithHint("allowed keys: %s", strings.Join(allowed, ", "))
 		if best, ok := finder.Closest(k.Value); ok {
+			if m.misspelt == nil {
+				m.misspelt = map[string]bool{}
+			}
+			m.misspelt[best] = true
 			if missing, ok := m.missing[best]; ok {
 				// The misspelling is why the required key is missing:
 				// one diagnostic, the cause, says both.
@@ -272,6 +278,11 @@ func (m *Map) Done() {
 		m.r.Report(k, Key(m.path, k.Value), m.r.Suggest(d, k, finder))
 	}
 }
+
+// Misspelt reports whether Done found an unknown key whose closest allowed
+// key is key: the author probably wrote key, misspelt, so a rule about
+// key's absence would blame a consequence. It answers false before Done.
+func (m *Map) Misspelt(key string) bool { return m.misspelt[key] }
 
 // drop removes the last diagnostic equal to d (by code, position, path and
 // message) from the reader's list.

@@ -241,15 +241,16 @@ func TestUnknownKeySuggests(t *testing.T) {
 		message    string
 		hint       string
 		start, end diag.Pos
+		misspelt   string // the key Misspelt reports, "" for none
 	}{
 		{"plain", "titel: x\n", "unknown key `titel`, so the required key `title` is missing",
-			"did you mean `title`? allowed keys: id, summary, title", diag.Pos{Line: 1, Column: 1}, diag.Pos{Line: 1, Column: 6}},
+			"did you mean `title`? allowed keys: id, summary, title", diag.Pos{Line: 1, Column: 1}, diag.Pos{Line: 1, Column: 6}, "title"},
 		{"json, quoted, after a multi-byte character", "{\"id\": \"é\", \"sumary\": 1, \"title\": \"t\"}", "unknown key `sumary`",
-			"did you mean `summary`? allowed keys: id, summary, title", diag.Pos{Line: 1, Column: 14}, diag.Pos{Line: 1, Column: 20}},
+			"did you mean `summary`? allowed keys: id, summary, title", diag.Pos{Line: 1, Column: 14}, diag.Pos{Line: 1, Column: 20}, "summary"},
 		{"escaped: no exact edit", "\"sumar\\u0079\": x\ntitle: t\n", "unknown key `sumary`",
-			"did you mean `summary`? allowed keys: id, summary, title", diag.Pos{}, diag.Pos{}},
+			"did you mean `summary`? allowed keys: id, summary, title", diag.Pos{}, diag.Pos{}, "summary"},
 		{"present keys are no suggestion", "titles: x\ntitle: t\n", "unknown key `titles`",
-			"allowed keys: id, summary, title", diag.Pos{}, diag.Pos{}},
+			"allowed keys: id, summary, title", diag.Pos{}, diag.Pos{}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			doc, diags := Parse("f.yaml", []byte(c.src))
@@ -261,6 +262,11 @@ func TestUnknownKeySuggests(t *testing.T) {
 			m.Done()
 			if len(diags) != 1 {
 				t.Fatalf("got %v", diags)
+			}
+			for _, k := range []string{"id", "summary", "title"} {
+				if m.Misspelt(k) != (k == c.misspelt) {
+					t.Errorf("Misspelt(%q) = %v, want the key %q alone", k, m.Misspelt(k), c.misspelt)
+				}
 			}
 			d := diags[0]
 			if d.Message != c.message || d.Hint != c.hint {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/gitrev"
 	"github.com/aepflow/aepflow/semdiff"
 	"github.com/aepflow/aepflow/tree"
@@ -80,8 +78,8 @@ section per document, for a pull-request comment). --out writes it to a file
 atomically (- is stdout).
 
 Exit codes: 0 both sides read and compared, no change; 1 changes (the report
-is printed), or a side refused (diagnostics on stderr, no report); 2 usage
-error; 3 a side could not be read at all (an I/O error, git absent or failing,
+is printed), a side refused (diagnostics on stderr, no report), or the report
+could not be written (an io_error, nothing on stdout); 2 usage error; 3 a side could not be read at all (an I/O error, git absent or failing,
 an unknown revision), so whether anything changed is undecided.`,
 		Example: `  # two versions of one workflow
   aepflow diff old/review.yaml workflows/demo/review.yaml
@@ -105,8 +103,8 @@ an unknown revision), so whether anything changed is undecided.`,
 
 // validate checks the command line before anything is read.
 func (f *diffFlags) validate(cmd *cobra.Command, args []string) error {
-	if !slices.Contains(diffFormats, f.format) {
-		return checkEnum("format", f.format, diffFormats)
+	if err := checkEnum("format", f.format, diffFormats); err != nil {
+		return err
 	}
 	if f.against != "" {
 		if len(args) > 0 {
@@ -137,14 +135,12 @@ func runDiff(cmd *cobra.Command, f diffFlags, args []string) error {
 		return err
 	}
 	var report *semdiff.Report
-	var inputs []string
 	sources := diag.Sources{}
 	var ds diag.List
 	if f.against != "" {
-		report, inputs, ds = diffAgainst(f.root, f.against, sources)
+		report, ds = diffAgainst(cmd, f.root, f.against, sources)
 	} else {
-		report, ds = diffFiles(cmd.InOrStdin(), args[0], args[1], sources)
-		inputs = slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "-" })
+		report, ds = diffFiles(cmd, args[0], args[1], sources)
 	}
 	if ds.HasErrors() {
 		_ = writeText(cmd.ErrOrStderr(), ds.Sorted(), sources)
@@ -160,7 +156,11 @@ func runDiff(cmd *cobra.Command, f diffFlags, args []string) error {
 	if err := writeReport(&b, f.format, report); err != nil {
 		return exitWith(exitUndecided, err)
 	}
-	if err := emitReport(cmd, f.out, b.Bytes(), inputs); err != nil {
+	// The report goes where every command's output goes: stdout, or --out
+	// written atomically (never onto an input) with its path printed. A
+	// failed write is exit 1 with an io_error and nothing on stdout, so it
+	// differs from "changes" (exit 1 too) by the path not being printed.
+	if err := emitDocument(cmd, f.out, false, b.Bytes()); err != nil {
 		return err
 	}
 	if report.Changed() {
@@ -185,32 +185,17 @@ func writeReport(w io.Writer, format string, r *semdiff.Report) error {
 	return semdiff.WriteText(w, r)
 }
 
-// emitReport prints the report, or writes it atomically to out (never onto
-// one of the inputs) and prints the path.
-func emitReport(cmd *cobra.Command, out string, data []byte, inputs []string) error {
-	if out == "" || out == "-" {
-		_, err := cmd.OutOrStdout().Write(data)
-		return err
-	}
-	if err := fsio.WriteFile(out, data, fsio.WriteOptions{Inputs: inputs}); err != nil {
-		_ = writeText(cmd.ErrOrStderr(), diag.List{diag.Errorf(tree.CodeIOError, "%v", err).InFile(out)}, nil)
-		return exitWith(exitUndecided, nil)
-	}
-	fmt.Fprintln(cmd.OutOrStdout(), out)
-	return nil
-}
-
 // diffFiles compares two document files (one of them may be - for stdin).
-func diffFiles(stdin io.Reader, oldPath, newPath string, sources diag.Sources) (*semdiff.Report, diag.List) {
+func diffFiles(cmd *cobra.Command, oldPath, newPath string, sources diag.Sources) (*semdiff.Report, diag.List) {
 	var ds diag.List
-	oldDoc := loadDiffDocument(stdin, oldPath, sources, &ds)
-	newDoc := loadDiffDocument(stdin, newPath, sources, &ds)
+	oldDoc := loadDiffDocument(cmd, "OLD", oldPath, sources, &ds)
+	newDoc := loadDiffDocument(cmd, "NEW", newPath, sources, &ds)
 	if oldDoc == nil || newDoc == nil || ds.HasErrors() {
 		return nil, ds
 	}
 	if oldDoc.Kind != newDoc.Kind {
 		return nil, append(ds, diag.Errorf(codeDiffKindMismatch, "`%s` is a %s and `%s` a %s; diff compares two documents of one kind",
-			oldPath, kindWord(oldDoc.Kind), newPath, kindWord(newDoc.Kind)))
+			oldPath, kindWord(oldDoc.Kind), newPath, kindWord(newDoc.Kind)).InFile(newDoc.File))
 	}
 	if oldDoc.Kind == tree.KindWorkflow {
 		return semdiff.Single(semdiff.Workflows(oldDoc.Workflow, newDoc.Workflow)), ds
@@ -218,27 +203,16 @@ func diffFiles(stdin io.Reader, oldPath, newPath string, sources diag.Sources) (
 	return semdiff.Single(semdiff.StepMaps(oldDoc.StepMap, newDoc.StepMap)), ds
 }
 
-// loadDiffDocument reads, detects and validates one side; nil when it
-// cannot be compared (ds says why).
-func loadDiffDocument(stdin io.Reader, path string, sources diag.Sources, ds *diag.List) *tree.Document {
-	name, data := path, []byte(nil)
-	if path == "-" {
-		name = "stdin"
-		var err error
-		if data, err = fsio.ReadAll(stdin, name, yamldoc.MaxFileSize); err != nil {
-			code := tree.CodeIOError
-			if fsio.IsTooLarge(err) {
-				code = tree.CodeInputTooLarge
-			}
-			ds.Add(diag.Errorf(code, "%v", err).InFile(name))
-			return nil
-		}
-	} else {
-		var rds diag.List
-		if data, rds = tree.ReadFile(path); data == nil {
-			ds.Extend(rds)
-			return nil
-		}
+// loadDiffDocument reads (through readInput: a regular file, or standard
+// input for `-`, bounded before it is read), detects and validates one
+// side, what naming it (OLD or NEW); nil when it cannot be compared (ds
+// says why: io_error or input_too_large when it cannot be read).
+func loadDiffDocument(cmd *cobra.Command, what, path string, sources diag.Sources, ds *diag.List) *tree.Document {
+	name := inputName(path)
+	data, err := readInput(cmd, what, path, yamldoc.MaxFileSize)
+	if err != nil {
+		ds.Add(tree.ReadError(name, err))
+		return nil
 	}
 	sources[name] = data
 	d, lds := tree.LoadDocument(name, data, "")
@@ -264,29 +238,29 @@ func kindWord(k tree.Kind) string {
 var diffRows = []tree.Kind{tree.KindWorkflow, tree.KindStepMap}
 
 // diffAgainst compares the tree at root with the same tree at git revision
-// rev. It returns the report, the files it read from the working tree, and
-// the diagnostics of both sides.
-func diffAgainst(root, rev string, sources diag.Sources) (*semdiff.Report, []string, diag.List) {
+// rev. It returns the report and the diagnostics of both sides; the files
+// it read from the working tree are noted as the command's inputs, so that
+// --out is never written onto one.
+func diffAgainst(cmd *cobra.Command, root, rev string, sources diag.Sources) (*semdiff.Report, diag.List) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	oldTree, ds := loadRevisionTree(ctx, root, rev, sources)
 	newTree, nds := tree.LoadKinds(root, diffRows...)
 	maps.Copy(sources, newTree.Sources)
 	ds.Extend(nds)
-	var inputs []string
 	for _, f := range newTree.Files {
-		inputs = append(inputs, f.Path)
+		noteInputs(cmd, f.Path)
 	}
 	if ds.HasErrors() || oldTree == nil {
-		return nil, inputs, ds
+		return nil, ds
 	}
 	if len(oldTree.Files)+len(newTree.Files) == 0 {
 		// An empty comparison would pass a CI step pointed at the wrong
 		// directory forever.
-		return nil, inputs, diag.List{diag.Errorf(codeDiffNothing, "neither the working tree nor %s holds a workflow or a step map under `%s`", rev, root).
+		return nil, diag.List{diag.Errorf(codeDiffNothing, "neither the working tree nor %s holds a workflow or a step map under `%s`", rev, root).
 			InFile(root).WithHint("--root names the tree's root, the directory holding workflows/ and drivers/")}
 	}
-	return semdiff.CompareTrees(rev, oldTree, newTree), inputs, ds
+	return semdiff.CompareTrees(rev, oldTree, newTree), ds
 }
 
 // loadRevisionTree reads the workflows and step maps of the tree at root

@@ -96,12 +96,13 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 	}
 	stderr := cmd.ErrOrStderr()
 	now := time.Now()
-	exec, diags, err := positionExecution(cmd, f, now)
+	sources := diag.Sources{}
+	exec, diags, err := positionExecution(cmd, f, now, sources)
 	if err != nil {
 		return exitWith(exitProblems, err)
 	}
 	if diags.HasErrors() {
-		return reportDiagnostics(stderr, diags, nil)
+		return reportDiagnostics(stderr, diags, sources)
 	}
 	var all diag.List
 	var total int64
@@ -113,6 +114,7 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 		if total += int64(len(data)); total > maxEvidenceBytes {
 			return exitWith(exitProblems, fmt.Errorf("cannot read evidence: the --evidence documents exceed the limit of %s in all (at `%s`)", fsio.FormatSize(maxEvidenceBytes), inputName(file)))
 		}
+		sources[inputName(file)] = data
 		recs, ds := evidence.ReadDocument(inputName(file), data, now)
 		all.Extend(ds)
 		if !ds.HasErrors() {
@@ -120,7 +122,7 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 		}
 	}
 	if all.HasErrors() {
-		return reportDiagnostics(stderr, all, nil)
+		return reportDiagnostics(stderr, all, sources)
 	}
 	if f.facts {
 		return writeFacts(cmd.OutOrStdout(), exec.Facts(), f.format)
@@ -136,13 +138,17 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 }
 
 // positionExecution loads documents, task and store, resolves, and places
-// the execution at its initial state, --state or --snapshot.
-func positionExecution(cmd *cobra.Command, f evaluateFlags, now time.Time) (*engine.Execution, diag.List, error) {
+// the execution at its initial state, --state or --snapshot. It keeps the
+// bytes of the documents and the task it read in sources, for the source
+// lines under diagnostics.
+func positionExecution(cmd *cobra.Command, f evaluateFlags, now time.Time, sources diag.Sources) (*engine.Execution, diag.List, error) {
 	docTree, diags := engine.LoadTree(f.root)
+	maps.Copy(sources, docTree.Sources)
 	taskData, err := readInput(cmd, "--task", f.task, yamldoc.MaxFileSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the task: %w", err)
 	}
+	sources[inputName(f.task)] = taskData
 	task, ds := engine.ReadTask(inputName(f.task), taskData)
 	diags.Extend(ds)
 	if diags.HasErrors() {
@@ -168,6 +174,7 @@ func positionExecution(cmd *cobra.Command, f evaluateFlags, now time.Time) (*eng
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot read the snapshot: %w", err)
 		}
+		sources[inputName(f.snapshot)] = data
 		snap, ds := engine.DecodeSnapshot(inputName(f.snapshot), data)
 		if ds.HasErrors() {
 			return nil, ds, nil

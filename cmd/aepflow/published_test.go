@@ -46,9 +46,13 @@ func TestPublishedHooksRunRealCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	var action struct {
-		Runs struct {
+		Inputs map[string]struct{ Default string }
+		Runs   struct {
 			Using string
-			Steps []struct{ Run string }
+			Steps []struct {
+				ID, If, Run string
+				Env         map[string]string
+			}
 		}
 	}
 	if err := yaml.Unmarshal(data, &action); err != nil {
@@ -68,6 +72,35 @@ func TestPublishedHooksRunRealCommands(t *testing.T) {
 	}
 	if action.Runs.Using != "composite" || !found {
 		t.Errorf("action.yml: using %q, validate found %v", action.Runs.Using, found)
+	}
+
+	// The optional diff step: off by default, on with `diff: true`,
+	// comparing --root with the pull request's base as Markdown.
+	if in, ok := action.Inputs["diff"]; !ok || in.Default != "false" {
+		t.Errorf("action.yml: input diff %+v, want one that defaults to \"false\"", in)
+	}
+	diffRun := regexp.MustCompile(`/bin/aepflow" (diff [^|\n]+?)( \|\||\n)`)
+	diffs := 0
+	for _, s := range action.Runs.Steps {
+		for _, m := range diffRun.FindAllStringSubmatch(s.Run, -1) {
+			diffs++
+			if s.If != "inputs.diff == 'true'" {
+				t.Errorf("action.yml: the diff step runs if %q, want only when the diff input is on", s.If)
+			}
+			if s.Env["BASE"] != "${{ github.base_ref }}" || !strings.Contains(s.Run, `AGAINST="origin/$BASE"`) {
+				t.Errorf("action.yml: the diff step does not default --against to the pull request's base: env %v", s.Env)
+			}
+			for _, want := range []string{`--against "$AGAINST"`, "--format markdown", `--root "$ROOT"`, `--out "$OUT"`} {
+				if !strings.Contains(m[1], want) {
+					t.Errorf("action.yml runs %q, without %s", m[1], want)
+				}
+			}
+			line := strings.NewReplacer(`"$ROOT"`, "tree", `"$AGAINST"`, "origin/main", `"$OUT"`, "diff.md").Replace(m[1])
+			checkCommandLine(t, "action.yml", "aepflow "+line)
+		}
+	}
+	if diffs != 1 {
+		t.Errorf("action.yml runs aepflow diff %d times, want once", diffs)
 	}
 }
 

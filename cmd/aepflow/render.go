@@ -232,13 +232,15 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 // against the workflow.
 func renderOverlay(cmd *cobra.Command, f renderFlags, w *workflow.Workflow) (*render.Overlay, error) {
 	var ov *render.Overlay
+	var source string // what the overlay was read from, named in a refusal
 	switch {
 	case f.state != "":
 		data, err := readInput(cmd, "--snapshot", f.state, yamldoc.MaxFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read the snapshot: %v", err)
 		}
-		if ov, err = render.ReadSnapshot(inputName(f.state), data); err != nil {
+		source = inputName(f.state)
+		if ov, err = render.ReadSnapshot(source, data); err != nil {
 			return nil, err
 		}
 	case f.run != "":
@@ -246,10 +248,14 @@ func renderOverlay(cmd *cobra.Command, f renderFlags, w *workflow.Workflow) (*re
 		if ov, err = render.ReadRun(".", f.run, os.Getenv); err != nil {
 			return nil, err
 		}
+		source = f.run
 	default:
 		return nil, nil
 	}
 	if ds := ov.Check(w); ds.HasErrors() {
+		for i := range ds {
+			ds[i] = ds[i].InFile(source)
+		}
 		return nil, ds.Err()
 	}
 	return ov, nil

@@ -93,6 +93,21 @@ func TestDocumentRefusals(t *testing.T) {
 	}
 }
 
+// TestUnknownKindIsTheOneCause: an unknown kind is the one diagnostic of
+// its record; the keys a known kind would have allowed are not blamed as
+// unknown, in a record and in an execution's `value`.
+func TestUnknownKindIsTheOneCause(t *testing.T) {
+	for _, doc := range []string{
+		"- {kind: telepathy, observed_at: 2024-01-01, producer: {producer: agent, id: a}, suite: unit}",
+		"- {observed_at: 2024-01-01, producer: {producer: agent, id: a}, suite: unit}",
+	} {
+		_, diags := ReadDocument("e.yaml", []byte(doc), now)
+		if len(diags) != 1 || (diags[0].Code != CodeUnknownKind && diags[0].Code != "missing_field") {
+			t.Errorf("%s: want the kind's diagnostic alone, got\n%s", doc, diagText(diags))
+		}
+	}
+}
+
 func diagText(l interface{ Err() error }) string {
 	if err := l.Err(); err != nil {
 		return err.Error()

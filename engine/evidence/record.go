@@ -145,16 +145,19 @@ func readEntry(r *yamldoc.Reader, m *yamldoc.Map, path string, now time.Time) (R
 	var rec Record
 	kn := m.Require("kind")
 	if kn == nil {
+		allowRest(m)
 		return rec, false
 	}
 	tag, ok := r.String(kn, yamldoc.Key(path, "kind"))
 	if !ok {
+		allowRest(m)
 		return rec, false
 	}
 	kind, known := RecordKind(tag)
 	if !known {
 		r.Report(kn, yamldoc.Key(path, "kind"), diag.Errorf(CodeUnknownKind, "unknown evidence kind `%s`", tag).
 			WithHint("expected one of %s", kindList()))
+		allowRest(m)
 		return rec, false
 	}
 	good := true
@@ -339,19 +342,31 @@ func ReadRecord(r *yamldoc.Reader, n *yaml.Node, path string) (Record, bool) {
 	defer vm.Done()
 	kn := vm.Require("kind")
 	if kn == nil {
+		allowRest(vm)
 		return rec, false
 	}
 	tag, ok := r.String(kn, yamldoc.Key(vp, "kind"))
 	if !ok {
+		allowRest(vm)
 		return rec, false
 	}
 	kind, known := RecordKind(tag)
 	if !known {
 		r.Report(kn, yamldoc.Key(vp, "kind"), diag.Errorf(CodeUnknownKind, "unknown evidence kind `%s`", tag))
+		allowRest(vm)
 		return rec, false
 	}
 	rec.Value, ok = readPayload(r, vm, vp, kind, []string{"kind"})
 	return rec, good && ok
+}
+
+// allowRest allows every key m holds: without a known `kind` the keys a
+// record may carry are unknown, and blaming each of them as unknown_field
+// would bury the cause (the kind) under its consequences.
+func allowRest(m *yamldoc.Map) {
+	for _, k := range m.Keys() {
+		m.Allow(k.Value)
+	}
 }
 
 // ReadEntries reads a list of evidence-document entries found at node n

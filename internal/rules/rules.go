@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/docs"
@@ -29,9 +30,10 @@ const DocsBase = Repository + "/blob/main/docs/"
 const fallbackPage = "validate.md"
 
 // heading matches a code's section heading: "## `unknown_field`",
-// "### `unknown_state`" or "## flow_unreadable" (a bare heading must be
-// snake_case, so that "## Shape" is not a code).
-var heading = regexp.MustCompile("^#{2,3} (?:`([A-Za-z][A-Za-z0-9_-]*)`|([a-z][a-z0-9]*_[a-z0-9_]+))$")
+// "### `unknown_state`", "## flow_unreadable" (a bare heading must be
+// snake_case, so that "## Shape" is not a code), or a trace refusal's
+// "### TRACE-SPEC-001 — wrong format" with its title.
+var heading = regexp.MustCompile("^#{2,3} (?:`([A-Za-z][A-Za-z0-9_-]*)`|([a-z][a-z0-9]*_[a-z0-9_]+)|(TRACE-[A-Z]+-[0-9]{3}) — (.+))$")
 
 var (
 	once    sync.Once
@@ -83,14 +85,40 @@ func Parse(page, text string) map[string]diag.Rule {
 		if m == nil {
 			continue
 		}
-		code := m[1] + m[2]
+		code := m[1] + m[2] + m[3]
 		para := paragraph(lines[i+1:])
+		short := firstSentence(para)
+		if title := m[4]; title != "" {
+			// A titled heading: the title is the short description, and
+			// leads the full one.
+			short = strings.ToUpper(title[:1]) + title[1:] + "."
+			para = strings.TrimSpace(short + " " + para)
+		}
 		if para == "" {
 			continue
 		}
-		out[code] = diag.Rule{Short: firstSentence(para), Full: para, HelpURI: DocsBase + page + "#" + strings.ToLower(code)}
+		anchor := Anchor(strings.TrimLeft(lines[i], "#"))
+		out[code] = diag.Rule{Short: short, Full: para, HelpURI: DocsBase + page + "#" + anchor}
 	}
 	return out
+}
+
+// Anchor returns the fragment GitHub gives a heading of text, as it
+// renders Markdown: lower case, every character but letters, digits,
+// spaces, `-` and `_` dropped, spaces made `-` ("`unknown_field`" →
+// "unknown_field", "TRACE-SPEC-001 — wrong format" →
+// "trace-spec-001--wrong-format").
+func Anchor(text string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(text)) {
+		switch {
+		case unicode.IsLetter(r), unicode.IsDigit(r), r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
 }
 
 // paragraph returns the first paragraph of lines, skipping leading blank

@@ -21,9 +21,11 @@ func TestEveryCodeSectionIsARule(t *testing.T) {
 		}
 		got := Parse(page, string(data))
 		headings := 0
+		anchors := map[string]string{}
 		for _, l := range strings.Split(string(data), "\n") {
-			if heading.MatchString(l) {
+			if m := heading.FindStringSubmatch(l); m != nil {
 				headings++
+				anchors[m[1]+m[2]+m[3]] = Anchor(strings.TrimLeft(l, "#"))
 			}
 		}
 		if len(got) != headings || headings == 0 {
@@ -34,13 +36,41 @@ func TestEveryCodeSectionIsARule(t *testing.T) {
 			if r.Short == "" || r.Full == "" || !strings.HasPrefix(r.Full, strings.TrimSuffix(r.Short, ".")) {
 				t.Errorf("%s %s: short %q, full %q", page, code, r.Short, r.Full)
 			}
-			if r.HelpURI != Repository+"/blob/main/docs/"+page+"#"+strings.ToLower(code) {
+			if r.HelpURI != Repository+"/blob/main/docs/"+page+"#"+anchors[code] {
 				t.Errorf("%s %s: help %s", page, code, r.HelpURI)
 			}
 		}
 	}
-	if n < 60 {
+	if n < 100 {
 		t.Errorf("only %d code sections", n)
+	}
+}
+
+// TestAnchor: the fragments GitHub gives the code pages' headings.
+func TestAnchor(t *testing.T) {
+	for heading, want := range map[string]string{
+		" `unknown_field`":                  "unknown_field",
+		" flow_unreadable":                  "flow_unreadable",
+		" TRACE-SPEC-001 — wrong format":    "trace-spec-001--wrong-format",
+		" TRACE-ADAPT-002 — no events":      "trace-adapt-002--no-events",
+		" Workflow rules (documents.md §7)": "workflow-rules-documentsmd-7",
+	} {
+		if got := Anchor(heading); got != want {
+			t.Errorf("Anchor(%q) = %q, want %q", heading, got, want)
+		}
+	}
+}
+
+// TestTitledSection: a trace refusal's title is its short description and
+// leads the full one.
+func TestTitledSection(t *testing.T) {
+	got := Parse("trace.md", "### TRACE-SPEC-003 — duplicate id\n\nReported at the later row.\n")
+	r := got["TRACE-SPEC-003"]
+	if r.Short != "Duplicate id." || r.Full != "Duplicate id. Reported at the later row." || r.HelpURI != DocsBase+"trace.md#trace-spec-003--duplicate-id" {
+		t.Errorf("got %+v", r)
+	}
+	if r := Lookup("TRACE-SPEC-008"); !strings.HasSuffix(r.HelpURI, "trace.md#trace-spec-008--regex-does-not-compile") {
+		t.Errorf("TRACE-SPEC-008: %+v", r)
 	}
 }
 
