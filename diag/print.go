@@ -68,7 +68,7 @@ const (
 // once, a snippet is cut to MaxWidth, and past MaxPerFile the diagnostics of
 // a file are only counted.
 func (o TextOptions) Write(w io.Writer, l List, sources Sources) error {
-	p := textPrinter{opts: o.withDefaults(), sources: sources, lines: map[string][]int{}}
+	p := textPrinter{opts: o.withDefaults(), sources: sources, lines: map[string][]lineRange{}}
 	skipped := 0
 	shown := map[string]int{}
 	for i, d := range l {
@@ -105,8 +105,8 @@ func (o TextOptions) withDefaults() TextOptions {
 type textPrinter struct {
 	opts    TextOptions
 	sources Sources
-	// lines caches, per file, the byte offset of each line's start.
-	lines map[string][]int
+	// lines caches, per file, where each line starts and ends.
+	lines map[string][]lineRange
 	b     bytes.Buffer
 }
 
@@ -167,39 +167,69 @@ func (p *textPrinter) more(file string, n int) {
 	p.b.WriteByte('\n')
 }
 
-// line returns the 1-based line n of file, without its line ending, and
-// whether it exists. The file's line starts are indexed on first use.
+// line returns the 1-based line n of file, without its line break, and
+// whether it exists. The file's lines are indexed on first use.
 func (p *textPrinter) line(file string, n int) ([]byte, bool) {
 	src, ok := p.sources[file]
 	if !ok || n < 1 {
 		return nil, false
 	}
-	starts, ok := p.lines[file]
+	lines, ok := p.lines[file]
 	if !ok {
-		starts = lineStarts(src)
-		p.lines[file] = starts
+		lines = lineRanges(src)
+		p.lines[file] = lines
 	}
-	if n > len(starts) {
+	if n > len(lines) {
 		return nil, false
 	}
-	end := len(src)
-	if n < len(starts) {
-		end = starts[n] - 1
-	}
-	text := bytes.TrimSuffix(src[starts[n-1]:end], []byte("\n"))
-	return bytes.TrimSuffix(text, []byte("\r")), true
+	r := lines[n-1]
+	return src[r.start:r.end], true
 }
 
-// lineStarts returns the byte offset of every line's first byte; lines
-// end at LF (a CR before it is trimmed by line).
-func lineStarts(src []byte) []int {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
+// lineRange is one line of a source: the offsets of its first byte and of
+// the byte after its last (its line break excluded).
+type lineRange struct{ start, end int }
+
+// lineRanges indexes every line of src, breaking lines where yaml.v3 does
+// (LineBreak), so that a diagnostic's line number finds the line it names.
+func lineRanges(src []byte) []lineRange {
+	var lines []lineRange
+	start := 0
+	for i := 0; i < len(src); {
+		if n := LineBreak(src, i); n > 0 {
+			lines = append(lines, lineRange{start, i})
+			i += n
+			start = i
+			continue
 		}
+		i++
 	}
-	return starts
+	if start < len(src) || len(lines) == 0 {
+		lines = append(lines, lineRange{start, len(src)})
+	}
+	return lines
+}
+
+// LineBreak returns the length in bytes of the line break that starts at
+// src[i], or 0 when none does. The breaks are those go.yaml.in/yaml/v3
+// counts lines by: LF, CR LF, a lone CR, and in UTF-8 NEL (U+0085), LS
+// (U+2028) and PS (U+2029). Every line count of aepflow uses it, so that
+// a position and the source line printed for it agree.
+func LineBreak(src []byte, i int) int {
+	switch c := src[i]; {
+	case c == '\n':
+		return 1
+	case c == '\r':
+		if i+1 < len(src) && src[i+1] == '\n' {
+			return 2
+		}
+		return 1
+	case c == 0xC2 && i+1 < len(src) && src[i+1] == 0x85:
+		return 2
+	case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xA8 || src[i+2] == 0xA9):
+		return 3
+	}
+	return 0
 }
 
 // cell is one code point of a snippet as printed: its text (escaped when it

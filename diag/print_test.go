@@ -202,3 +202,28 @@ func FuzzWriteText(f *testing.F) {
 		}
 	})
 }
+
+// The printer finds a line where yaml.v3 counts it: after a lone CR, a
+// CR LF, a NEL, an LS or a PS as after an LF.
+func TestTextFindsLinesAfterEveryLineBreak(t *testing.T) {
+	src := Sources{"w.yaml": []byte("one: 1\rtwo: 2\r\nthree: 3\u0085four: 4\u2028five: 5\u2029six: 6\nseven: 7")}
+	for n, want := range []string{"one: 1", "two: 2", "three: 3", "four: 4", "five: 5", "six: 6", "seven: 7"} {
+		d := Errorf("c", "m").At("w.yaml", Pos{Line: n + 1, Column: 1})
+		got := printText(t, TextOptions{}, List{d}, src)
+		if !strings.Contains(got, fmt.Sprintf("  %d | %s\n", n+1, want)) {
+			t.Errorf("line %d: got\n%s\nwant the source line %q", n+1, got, want)
+		}
+	}
+	d := Errorf("c", "m").At("w.yaml", Pos{Line: 8, Column: 1})
+	if got := printText(t, TextOptions{}, List{d}, src); strings.Contains(got, " | ") {
+		t.Errorf("a line past the end printed a snippet:\n%s", got)
+	}
+}
+
+func TestLineBreak(t *testing.T) {
+	for in, want := range map[string]int{"\n": 1, "\r\n": 2, "\r": 1, "\u0085": 2, "\u2028": 3, "\u2029": 3, "a": 0, "\xc2": 0, "\xe2\x80": 0, "\u2027": 0} {
+		if got := LineBreak([]byte(in), 0); got != want {
+			t.Errorf("LineBreak(%q) = %d; want %d", in, got, want)
+		}
+	}
+}

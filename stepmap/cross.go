@@ -48,7 +48,7 @@ func (m *Map) crossValidate(id string, version uint32, states []string) diag.Lis
 		st := m.States[s]
 		d := diag.Errorf(CodeUnknownState, "state `%s` is not a state of workflow `%s`", s, id).
 			At(m.File, st.keyPos).WithPath(loc+".states."+s).
-			WithHint("the workflow's states: %s", strings.Join(sorted, ", "))
+			WithHint("the workflow's states: %s", suggest.List(sorted))
 		if best, ok := finder.Closest(s); ok {
 			d = d.WithSuggestion(best)
 			if st.keySpan.Start.IsValid() {

@@ -2,6 +2,7 @@ package stepmap
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -167,5 +168,29 @@ func TestSelectSuggests(t *testing.T) {
 	_, d := Select("demo/reveiw-steps", maps, func(string) ([]byte, error) { return nil, os.ErrNotExist })
 	if len(d) != 1 || d[0].Hint != "did you mean `demo/review-steps`? the tree's step maps: demo/other, demo/review-steps" {
 		t.Errorf("got %+v", d)
+	}
+}
+
+// TestCrossValidateHintsStayShort: a map of n states none of which the
+// workflow of n states has gets n diagnostics whose hints name at most
+// suggest.MaxListed states each, so the report grows linearly, not with n².
+func TestCrossValidateHintsStayShort(t *testing.T) {
+	const n = 500
+	var src strings.Builder
+	src.WriteString("format: aep.driver-steps/1\nid: demo/steps\nworkflow: demo/review/2\nstates:\n")
+	states := make([]string, n)
+	for i := range n {
+		states[i] = fmt.Sprintf("w%04d", i)
+		fmt.Fprintf(&src, "  m%04dxyz: {}\n", i)
+	}
+	got := loadString(t, src.String()).crossValidate("demo/review", 2, states)
+	if len(got) != n {
+		t.Fatalf("got %d diagnostics; want %d", len(got), n)
+	}
+	want := "the workflow's states: " + strings.Join(states[:20], ", ") + fmt.Sprintf(", … and %d more", n-20)
+	for _, d := range got {
+		if d.Hint != want {
+			t.Fatalf("hint %q; want %q", d.Hint, want)
+		}
 	}
 }

@@ -41,7 +41,7 @@ func Select(x string, maps []*Map, readFile func(string) ([]byte, error)) (*Map,
 	}
 	d := diag.Errorf(CodeUnknownStepMap, "no step map has the id `%s`", x).WithPath("--map")
 	if ids := mapIDs(maps); len(ids) > 0 {
-		d = d.WithHint("the tree's step maps: %s", strings.Join(ids, ", "))
+		d = d.WithHint("the tree's step maps: %s", suggest.List(ids))
 		if best, ok := suggest.Closest(x, ids); ok {
 			d = d.WithSuggestion(best)
 		}

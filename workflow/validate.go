@@ -90,7 +90,7 @@ func (v *validator) header() {
 	if _, ok := w.States[w.Initial]; !ok && !w.shaky.initial && !w.shaky.stateKeys {
 		v.unknown(w.InitialPos, w.initialSpan, ".initial", w.Initial, true, diag.Errorf(CodeUnknownInitialState,
 			"the initial state `%s` is not a declared state", w.Initial).
-			WithHint("declared states: %s", strings.Join(w.StateIDs(), ", ")))
+			WithHint("declared states: %s", suggest.List(w.StateIDs())))
 	}
 }
 

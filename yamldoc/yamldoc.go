@@ -140,15 +140,13 @@ func syntaxDiagnostic(file string, data []byte, err error) diag.Diagnostic {
 // the line after the last one at end of input.
 func lineCount(data []byte) int {
 	n := 1
-	for i, c := range data {
-		switch {
-		case c == '\n' || (c == '\r' && (i+1 == len(data) || data[i+1] != '\n')):
+	for i := 0; i < len(data); {
+		if b := diag.LineBreak(data, i); b > 0 {
 			n++
-		case c == 0xC2 && i+1 < len(data) && data[i+1] == 0x85:
-			n++
-		case c == 0xE2 && i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xA8 || data[i+2] == 0xA9):
-			n++
+			i += b
+			continue
 		}
+		i++
 	}
 	return n
 }

@@ -23,6 +23,7 @@ package suggest
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -165,4 +166,18 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// MaxListed is how many candidates List names before "and N more".
+const MaxListed = 20
+
+// List joins the candidates a hint offers with ", ", naming at most
+// MaxListed of them and counting the rest ("a, b, … and 12 more"). A hint
+// repeated on every one of n diagnostics about a document of n names
+// stays linear in the document's size instead of quadratic.
+func List(candidates []string) string {
+	if len(candidates) <= MaxListed {
+		return strings.Join(candidates, ", ")
+	}
+	return strings.Join(candidates[:MaxListed], ", ") + ", … and " + strconv.Itoa(len(candidates)-MaxListed) + " more"
 }

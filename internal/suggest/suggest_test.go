@@ -102,3 +102,19 @@ func FuzzClosest(f *testing.F) {
 		}
 	})
 }
+
+func TestList(t *testing.T) {
+	names := make([]string, 25)
+	for i := range names {
+		names[i] = string(rune('a' + i))
+	}
+	if got := List(names[:3]); got != "a, b, c" {
+		t.Errorf("List of 3 = %q", got)
+	}
+	if got := List(names[:MaxListed]); got != strings.Join(names[:MaxListed], ", ") {
+		t.Errorf("List of MaxListed = %q", got)
+	}
+	if got, want := List(names), strings.Join(names[:MaxListed], ", ")+", … and 5 more"; got != want {
+		t.Errorf("List of 25 = %q; want %q", got, want)
+	}
+}
