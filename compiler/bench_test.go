@@ -66,13 +66,26 @@ func BenchmarkGenerate(b *testing.B) {
 
 func TestGeneratedLargeWorkflowProjects(t *testing.T) {
 	w := generated(t, 10000)
-	out, proj, ds := Generate(w, Options{}, YAML)
+	out, facts, ds := Generate(w, Options{}, YAML)
 	if out == nil {
 		t.Fatal(ds.Err())
 	}
 	// Retreats every ten states, five back, touch their neighbours' spans
 	// only when they overlap: s5..s9, s15..s19, … are separate groups.
-	if proj.Facts.TopLevel < 1000 {
-		t.Errorf("top-level nodes = %d", proj.Facts.TopLevel)
+	if facts.TopLevel < 1000 {
+		t.Errorf("top-level nodes = %d", facts.TopLevel)
+	}
+}
+
+// TestGenerateAllocationsGrowLinearly: projecting, writing and checking ten
+// times the states allocates about ten times as much (the layout once
+// probed maps per step, and the reader held the YAML tree and the values
+// whole).
+func TestGenerateAllocationsGrowLinearly(t *testing.T) {
+	small, large := generated(t, 500), generated(t, 5000)
+	a := testing.AllocsPerRun(2, func() { Generate(small, Options{}, YAML) })
+	b := testing.AllocsPerRun(2, func() { Generate(large, Options{}, YAML) })
+	if b > 12*a {
+		t.Errorf("500 states: %.0f allocations; 5,000: %.0f (%.1f×, want at most 12×)", a, b, b/a)
 	}
 }

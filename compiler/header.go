@@ -18,7 +18,7 @@ func facts(w *workflow.Workflow, layout *workflow.Layout, topLevel int, maxAttem
 		TopLevel:    topLevel,
 		MaxAttempts: maxAttempts,
 	}
-	for _, id := range w.StateIDs() {
+	for _, id := range layout.IDs {
 		if w.States[id].Terminal {
 			f.Dropped = append(f.Dropped, id)
 		}

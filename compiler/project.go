@@ -103,17 +103,27 @@ func Project(w *workflow.Workflow, opts Options) (*Projection, diag.List) {
 }
 
 // executionOrder is the non-terminal states sorted by (layer, id)
-// (projection.md §4.1): parallel branches become one sequential chain.
+// (projection.md §4.1): parallel branches become one sequential chain. The
+// layout's ids are in byte order, so distributing them over their layers in
+// that order sorts them without comparing.
 func executionOrder(w *workflow.Workflow, layout *workflow.Layout) []string {
-	var order []string
-	for _, id := range w.StateIDs() {
+	start := make([]int, layout.Depth+1) // counting sort by layer
+	for _, id := range layout.IDs {
 		if !w.States[id].Terminal {
-			order = append(order, id)
+			start[layout.Layer(id)+1]++
 		}
 	}
-	slices.SortStableFunc(order, func(a, b string) int {
-		return cmp.Or(cmp.Compare(layout.Layer[a], layout.Layer[b]), strings.Compare(a, b))
-	})
+	for l := range layout.Depth {
+		start[l+1] += start[l]
+	}
+	order := make([]string, start[layout.Depth])
+	for _, id := range layout.IDs {
+		if !w.States[id].Terminal {
+			l := layout.Layer(id)
+			order[start[l]] = id
+			start[l]++
+		}
+	}
 	return order
 }
 

@@ -162,7 +162,7 @@ func corpusReferenceProjection(t *testing.T, e *Env) {
 	if body(t, out) != body(t, want) {
 		t.Errorf("body is not byte-identical to the reference:\n%s", out)
 	}
-	f := proj.Facts
+	f := *proj
 	if f.Source != "adp/default/2" || f.Guarded != 11 || strings.Join(f.Dropped, ", ") != "complete, declined" ||
 		f.States != 10 || f.Depth != 9 || f.TopLevel != 5 {
 		t.Errorf("header facts %+v differ from projection.md §6.1", f)
@@ -357,7 +357,7 @@ func corpusLayout(t *testing.T, e *Env) {
 	}
 	l := workflow.ComputeLayout(w)
 	for _, row := range want {
-		got := [3]int{l.Disc[row.state], l.Layer[row.state], l.Column[row.state]}
+		got := [3]int{l.Disc(row.state), l.Layer(row.state), l.Column(row.state)}
 		if got != [3]int{row.disc, row.layer, row.colum} {
 			t.Errorf("%s: disc/layer/column = %v, want %v", row.state, got, [3]int{row.disc, row.layer, row.colum})
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -18,7 +19,9 @@ type Entry struct {
 }
 
 // Execution is one run of a plan (engine.md §1.4). Change it only through
-// its methods, which rebuild the facts.
+// its methods, which keep the facts current: the log is append-only, so
+// Submit folds in only the records it appends and EnterState only rebinds
+// the derived facts; NewExecution and Restore build the store in one pass.
 type Execution struct {
 	ID       string
 	Plan     *Plan
@@ -33,6 +36,7 @@ type Execution struct {
 
 	facts  predicate.MapFacts
 	lapsed []bool
+	store  *factStore
 }
 
 // NewExecution initialises an execution of plan at its workflow's initial
@@ -56,7 +60,7 @@ func NewExecution(plan *Plan, graph *artifact.Graph, now time.Time) *Execution {
 func (e *Execution) EnterState(s string) {
 	e.State = s
 	e.Entered = append(e.Entered, s)
-	e.rebuild()
+	e.refresh()
 }
 
 // Submit appends records to the evidence log, arriving in the current
@@ -67,7 +71,7 @@ func (e *Execution) Submit(recs ...evidence.Record) {
 		r.ProducedAt = e.Now.UnixMilli()
 		e.Evidence = append(e.Evidence, Entry{State: e.State, Record: r})
 	}
-	e.rebuild()
+	e.refresh()
 }
 
 // Clone returns an independent copy (for transition on a throwaway copy).
@@ -76,17 +80,10 @@ func (e *Execution) Clone() *Execution {
 	c.Entered = slices.Clone(e.Entered)
 	c.Evidence = slices.Clone(e.Evidence)
 	c.Events = slices.Clone(e.Events)
-	c.facts = maps(e.facts)
+	c.facts = maps.Clone(e.facts)
 	c.lapsed = slices.Clone(e.lapsed)
+	c.store = e.store.clone()
 	return &c
-}
-
-func maps(m predicate.MapFacts) predicate.MapFacts {
-	c := make(predicate.MapFacts, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }
 
 // Facts returns the current fact store (derived facts included). It must
@@ -97,25 +94,55 @@ func (e *Execution) Facts() predicate.MapFacts { return e.facts }
 func (e *Execution) Lapsed(i int) bool { return e.lapsed[i] }
 
 // rebuild builds the fact store from scratch in the order of engine.md
-// §2.2.
+// §2.2: plan facts, planning-store facts, then each record's projection in
+// log order (a lapsed record projects nothing), then the derived facts.
 func (e *Execution) rebuild() {
-	f := predicate.MapFacts{}
+	st := newFactStore(e)
 	for _, b := range e.Plan.Facts {
-		f[b.Path] = b.Value
+		st.observed[b.Path] = b.Value
 	}
 	for _, b := range e.Graph.Facts() {
-		f[b.Path] = b.Value
+		st.observed[b.Path] = b.Value
 	}
-	e.lapsed = make([]bool, len(e.Evidence))
-	for i, en := range e.Evidence {
-		if h, ok := e.Plan.horizons[en.Record.Kind()]; ok && !covers(h, en.Record.ObservedAt, e.Now) {
-			e.lapsed[i] = true
-			continue
-		}
-		en.Record.Project(func(p string, v predicate.Value) { f[p] = v })
-	}
-	e.facts = f
+	e.store = st
+	e.facts = maps.Clone(st.observed)
+	e.lapsed = make([]bool, 0, len(e.Evidence))
+	e.fold()
 	e.derive()
+}
+
+// refresh brings the fact store up to date after the log grew or the state
+// changed: only the new records are folded in, then the derived facts are
+// bound again. The result is the store rebuild would build. A clock moved
+// since the last build changes which records lapse, and a log that did not
+// only grow is not the one folded: both rebuild.
+func (e *Execution) refresh() {
+	if e.store == nil || !e.store.now.Equal(e.Now) || e.store.applied > len(e.Evidence) {
+		e.rebuild()
+		return
+	}
+	e.fold()
+	e.derive()
+}
+
+// fold projects the log entries not yet folded into the store, in order.
+func (e *Execution) fold() {
+	st := e.store
+	for i := st.applied; i < len(e.Evidence); i++ {
+		rec := &e.Evidence[i].Record
+		kind := rec.Kind()
+		h, ok := e.Plan.horizons[kind]
+		lapsed := ok && !covers(h, rec.ObservedAt, e.Now)
+		e.lapsed = append(e.lapsed, lapsed)
+		if !lapsed {
+			rec.Project(func(p string, v predicate.Value) {
+				st.observed[p] = v
+				e.facts[p] = v
+			})
+		}
+		st.tally(i, rec, lapsed)
+	}
+	st.applied = len(e.Evidence)
 }
 
 // covers reports whether a horizon of h days covers an observation.
@@ -123,89 +150,51 @@ func covers(h int, observed int64, now time.Time) bool {
 	return now.UnixMilli()-observed <= int64(h)*86_400_000
 }
 
-// derive binds the engine-derived facts (engine.md §2.6).
+// derive binds the engine-derived facts (engine.md §2.6) over the
+// observed ones. A path derived before and not now gets its observed value
+// back (or goes), so the store is the observed facts with exactly this
+// derivation on top.
 func (e *Execution) derive() {
-	f := e.facts
-	observed := maps(f)
-	f["state.current"] = predicate.Text(e.State)
+	st := e.store
+	now := map[string]predicate.Value{}
+	now["state.current"] = predicate.Text(e.State)
 	for _, s := range e.Entered {
-		f["state."+strings.Join(splitState(s), ".")+".entered"] = predicate.Bool(true)
+		now["state."+strings.Join(splitState(s), ".")+".entered"] = predicate.Bool(true)
 	}
-	if st := e.Plan.Workflow.States[e.State]; st != nil {
-		f["workflow.terminal"] = predicate.Bool(st.Terminal)
+	if ws := e.Plan.Workflow.States[e.State]; ws != nil {
+		now["workflow.terminal"] = predicate.Bool(ws.Terminal)
 	}
-	count := map[string]int{}
-	granted, lapsed := 0, 0
-	firstTest := ""
-	for i, en := range e.Evidence {
-		k := en.Record.Kind()
-		count[k]++
-		if count[k] == 1 {
-			f["evidence.first_seq."+k] = predicate.Number(float64(i + 1))
+	for k, n := range st.count {
+		now["evidence.first_seq."+k] = predicate.Number(float64(st.first[k]))
+		now["evidence.last_seq."+k] = predicate.Number(float64(st.last[k]))
+		now["evidence.count."+k] = predicate.Number(float64(n))
+	}
+	if st.firstTest != "" {
+		now["test.first_result"] = predicate.Text(st.firstTest)
+	}
+	now["approvals.granted"] = predicate.Number(float64(st.granted))
+	now["evidence.lapsed"] = predicate.Number(float64(st.lapsedCount))
+	missing := float64(st.missing(st.observed, e.Plan.Scales))
+	now["evidence.missing"] = predicate.Number(missing)
+	now["required_evidence.missing"] = predicate.Number(missing)
+	for p := range st.derived {
+		if _, still := now[p]; still {
+			continue
 		}
-		f["evidence.last_seq."+k] = predicate.Number(float64(i + 1))
-		if k == "test_result" && firstTest == "" {
-			firstTest = evidence.TestOutcome(en.Record.Value)
-		}
-		if e.lapsed[i] {
-			lapsed++
-		} else if k == "approval" && en.Record.Value.Str("decision") == "granted" {
-			granted++
+		if v, ok := st.observed[p]; ok {
+			e.facts[p] = v
+		} else {
+			delete(e.facts, p)
 		}
 	}
-	for k, n := range count {
-		f["evidence.count."+k] = predicate.Number(float64(n))
+	for p, v := range now {
+		e.facts[p] = v
 	}
-	if firstTest != "" {
-		f["test.first_result"] = predicate.Text(firstTest)
-	}
-	f["approvals.granted"] = predicate.Number(float64(granted))
-	f["evidence.lapsed"] = predicate.Number(float64(lapsed))
-	missing := float64(e.missingEvidence(observed))
-	f["evidence.missing"] = predicate.Number(missing)
-	f["required_evidence.missing"] = predicate.Number(missing)
+	st.derived = now
 }
 
 func splitState(s string) []string {
 	return strings.FieldsFunc(s, func(c rune) bool { return c == '.' || c == '/' })
-}
-
-// missingEvidence counts unmet evidence items of every obligation, the
-// completion set and each in-force principle's evidence list, plus those of
-// conditionals whose `when` is not False against observed (one level).
-func (e *Execution) missingEvidence(observed predicate.MapFacts) int {
-	n := 0
-	countSet := func(s *workflow.RequirementSet) {
-		for _, r := range s.Evidence {
-			if !e.evidenceMet(r) {
-				n++
-			}
-		}
-		for i := range s.Conditional {
-			c := &s.Conditional[i]
-			if predicate.Eval(c.When, observed, e.Plan.Scales) == predicate.False {
-				continue
-			}
-			for _, r := range c.Require.Evidence {
-				if !e.evidenceMet(r) {
-					n++
-				}
-			}
-		}
-	}
-	for _, o := range e.Plan.Obligations {
-		countSet(o.Requires)
-	}
-	countSet(&e.Plan.Completion)
-	for _, p := range e.Plan.InForce {
-		countSet(&workflow.RequirementSet{Evidence: p.Evidence})
-	}
-	return n
-}
-
-func (e *Execution) evidenceMet(r workflow.EvidenceReq) bool {
-	m, _ := e.matchEvidence(r)
-	return m >= int(r.AtLeast)
 }
 
 // matchEvidence counts the records matching r within r's own horizon, and

@@ -17,6 +17,9 @@ type CheckOptions struct {
 	// Governed also enforces the naming a governor relies on
 	// (flow_state_name, flow-format.md §7.6).
 	Governed bool
+	// FindingsOnly skips building the Document: Check returns the
+	// diagnostics alone (the generator's self-check needs nothing else).
+	FindingsOnly bool
 }
 
 // Check runs the stages of flow-format.md §2–§3 on raw: the decode into the
@@ -25,7 +28,8 @@ type CheckOptions struct {
 // stage runs only when the earlier ones found nothing; each stage reports all
 // of its findings, §2 in the harness's order (its first finding is the one
 // the harness prints) and §3.2 sorted by path then code. The Document is
-// returned only when no error was found; warnings come with it.
+// returned only when no error was found (and FindingsOnly is not set); warnings
+// come with it.
 func Check(raw *Raw, opts CheckOptions) (*Document, diag.List) {
 	c := &checker{file: raw.File, opts: opts}
 	id, root, p := decodeTop(raw.Root)
@@ -44,7 +48,7 @@ func Check(raw *Raw, opts CheckOptions) (*Document, diag.List) {
 		return nil, c.out
 	}
 	c.strict(raw.Root)
-	if c.out.HasErrors() {
+	if c.out.HasErrors() || opts.FindingsOnly {
 		return nil, c.out
 	}
 	return &Document{ID: id, Root: toNode(root)}, c.out
@@ -79,7 +83,7 @@ func CheckDocument(doc *Document) diag.List {
 	if err := WriteYAML(&b, nil, doc); err != nil {
 		return diag.List{diag.Errorf("flow_parse_error", "the document cannot be written: %v", err)}
 	}
-	_, ds := CheckBytes("generated.yaml", b.Bytes(), CheckOptions{})
+	_, ds := CheckBytes("generated.yaml", b.Bytes(), CheckOptions{FindingsOnly: true})
 	for i := range ds {
 		ds[i].File, ds[i].Pos, ds[i].Related = "", diag.Pos{}, nil
 	}
@@ -205,12 +209,7 @@ func layer(nodes []*hnode) (layers [][]int, stuck []int) {
 	dependents := map[string][]int{}
 	var ready []int
 	for i, n := range nodes {
-		seen := map[string]bool{}
-		for _, need := range n.needs {
-			if need == n.id || !index[need] || seen[need] {
-				continue
-			}
-			seen[need] = true
+		for _, need := range distinctNeeds(n, index) {
 			pending[i]++
 			dependents[need] = append(dependents[need], i)
 		}
@@ -252,6 +251,32 @@ func layer(nodes []*hnode) (layers [][]int, stuck []int) {
 		}
 	}
 	return layers, stuck
+}
+
+// distinctNeeds returns the needs of n that name a sibling (index) other
+// than n itself, each once, in order. Needs lists are short and scanned; a
+// long one (only a hostile document has them) goes through a set.
+func distinctNeeds(n *hnode, index map[string]bool) []string {
+	var out []string
+	var seen map[string]bool
+	if len(n.needs) > 16 {
+		seen = make(map[string]bool, len(n.needs))
+	}
+	for _, need := range n.needs {
+		if need == n.id || !index[need] {
+			continue
+		}
+		if seen != nil {
+			if seen[need] {
+				continue
+			}
+			seen[need] = true
+		} else if slices.Contains(out, need) {
+			continue
+		}
+		out = append(out, need)
+	}
+	return out
 }
 
 // ticks renders names as "`a`, `b`".

@@ -220,3 +220,34 @@ func TestReadAliasDepth(t *testing.T) {
 		t.Errorf("deep aliases not refused: %v", ds)
 	}
 }
+
+// TestReadAliasIntoReleasedSubtree: the YAML reader drops each converted
+// node, except below an anchor; an alias to an anchor nested in an earlier
+// item, or to a whole anchored item, must read as the anchor's value.
+func TestReadAliasIntoReleasedSubtree(t *testing.T) {
+	src := "items:\n" +
+		"  - {id: a, deep: {list: &inner [x, {y: z}]}}\n" +
+		"  - &whole {id: b, nested: [1, [2, 3]]}\n" +
+		"again: [*inner, *whole, *inner]\n"
+	raw, ds := Read("a.yaml", []byte(src))
+	if ds != nil {
+		t.Fatal(ds)
+	}
+	again, _ := raw.Root.Get("again")
+	inner, whole := again.Items[0], again.Items[1]
+	if len(inner.Items) != 2 || inner.Items[0].Text != "x" {
+		t.Fatalf("*inner = %+v", inner)
+	}
+	if y, _ := inner.Items[1].Get("y"); y == nil || y.Text != "z" {
+		t.Errorf("*inner[1].y = %+v", y)
+	}
+	if id, _ := whole.Get("id"); id == nil || id.Text != "b" {
+		t.Errorf("*whole.id = %+v", id)
+	}
+	if n, _ := whole.Get("nested"); n == nil || len(n.Items) != 2 || n.Items[1].Items[1].Text != "3" {
+		t.Errorf("*whole.nested = %+v", n)
+	}
+	if again.Items[2].Items[1].Pos != inner.Items[1].Pos {
+		t.Error("the second *inner is not the anchor's value")
+	}
+}

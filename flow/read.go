@@ -185,6 +185,13 @@ type yamlConv struct {
 	lines   int // lines in the input, to clamp positions
 	count   int
 	deepest int // deepest level converted so far
+	// keep counts the anchored nodes being converted: below one, the YAML
+	// nodes must stay whole for the aliases that name it; elsewhere each
+	// converted child is released, so the YAML tree shrinks as the value
+	// tree grows and the two never both hold a large document whole.
+	keep int
+	// slab hands out Values from blocks, one allocation per block.
+	slab []Value
 	// anchors caches converted anchor targets with their expanded size, so
 	// an alias costs its size against the budget without being rebuilt.
 	anchors map[*yaml.Node]anchored
@@ -218,6 +225,10 @@ func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 		return nil, c.fail(n, "nesting deeper than %d levels", MaxDepth)
 	}
 	c.deepest = max(c.deepest, depth)
+	if n.Anchor != "" {
+		c.keep++
+		defer func() { c.keep-- }()
+	}
 	pos := c.pos(n)
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -256,13 +267,14 @@ func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 		cp.Pos = pos
 		return &cp, nil
 	case yaml.SequenceNode:
-		v := &Value{Kind: ArrayValue, Pos: pos, Items: make([]*Value, 0, len(n.Content))}
-		for _, it := range n.Content {
+		v := c.value(Value{Kind: ArrayValue, Pos: pos, Items: make([]*Value, 0, len(n.Content))})
+		for i, it := range n.Content {
 			iv, d := c.convert(it, depth+1)
 			if d != nil {
 				return nil, d
 			}
 			v.Items = append(v.Items, iv)
+			c.release(n, i)
 		}
 		return v, nil
 	case yaml.MappingNode:
@@ -273,9 +285,31 @@ func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 	return nil, c.fail(n, "unexpected YAML node")
 }
 
+// value returns a pointer to a copy of v, taken from the slab.
+func (c *yamlConv) value(v Value) *Value {
+	if len(c.slab) == 0 {
+		c.slab = make([]Value, 256)
+	}
+	p := &c.slab[0]
+	c.slab = c.slab[1:]
+	*p = v
+	return p
+}
+
+// release drops n's i-th child once converted, unless an anchor above needs
+// it whole.
+func (c *yamlConv) release(n *yaml.Node, i int) {
+	if c.keep == 0 {
+		n.Content[i] = nil
+	}
+}
+
 func (c *yamlConv) mapping(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
-	v := &Value{Kind: ObjectValue, Pos: c.pos(n)}
-	seen := map[string]diag.Pos{}
+	v := c.value(Value{Kind: ObjectValue, Pos: c.pos(n), Members: make([]Member, 0, len(n.Content)/2)})
+	var seen map[string]diag.Pos // only for large mappings; small ones scan their members
+	if len(n.Content)/2 > smallMapping {
+		seen = make(map[string]diag.Pos, len(n.Content)/2)
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		for k.Kind == yaml.AliasNode && k.Alias != nil {
@@ -286,23 +320,45 @@ func (c *yamlConv) mapping(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 			return nil, c.fail(kn, "a mapping key must be a string")
 		}
 		kpos := c.pos(kn)
-		if first, dup := seen[k.Value]; dup {
+		if first, dup := firstKey(v.Members, seen, k.Value); dup {
 			d := c.fail(kn, "duplicate key `%s` (first at line %d, column %d)", k.Value, first.Line, first.Column)
 			*d = d.WithRelated(c.file, first, "first occurrence")
 			return nil, d
 		}
-		seen[k.Value] = kpos
+		if seen != nil {
+			seen[k.Value] = kpos
+		}
 		val, d := c.convert(n.Content[i+1], depth+1)
 		if d != nil {
 			return nil, d
 		}
 		v.Members = append(v.Members, Member{Key: k.Value, KeyPos: kpos, Value: val})
+		c.release(n, i+1)
 	}
 	return v, nil
 }
 
+// smallMapping is the number of keys up to which a mapping finds duplicate
+// keys by scanning its members instead of indexing them.
+const smallMapping = 16
+
+// firstKey returns the position of key among the members read so far
+// (indexed in seen when seen is not nil).
+func firstKey(members []Member, seen map[string]diag.Pos, key string) (diag.Pos, bool) {
+	if seen != nil {
+		p, ok := seen[key]
+		return p, ok
+	}
+	for _, m := range members {
+		if m.Key == key {
+			return m.KeyPos, true
+		}
+	}
+	return diag.Pos{}, false
+}
+
 func (c *yamlConv) scalar(n *yaml.Node) *Value {
-	v := &Value{Pos: c.pos(n), Kind: StringValue, Text: n.Value}
+	v := c.value(Value{Pos: c.pos(n), Kind: StringValue, Text: n.Value})
 	switch n.Tag {
 	case "!!null":
 		v.Kind, v.Text = NullValue, ""

@@ -20,21 +20,83 @@ func WriteYAML(w io.Writer, header []string, doc *Document) error {
 	if err := validateForWrite(header, doc); err != nil {
 		return err
 	}
-	var b strings.Builder
+	b := &yamlOut{buf: make([]byte, 0, estimateYAML(doc.Root))}
 	for _, h := range header {
 		if h == "" {
-			b.WriteString("#\n")
+			b.str("#\n")
 		} else {
-			b.WriteString("# " + h + "\n")
+			b.str("# ", h, "\n")
 		}
 	}
-	b.WriteString("id: " + doc.ID + "\n")
-	b.WriteString("root:\n")
+	b.str("id: ", doc.ID, "\n")
+	b.str("root:\n")
 	r := doc.Root
-	b.WriteString("  id: " + r.ID + "\n")
-	writeGroupFields(&b, "  ", r)
-	_, err := io.WriteString(w, b.String())
+	b.str("  id: ", r.ID, "\n")
+	b.groupFields(2, r)
+	_, err := w.Write(b.buf)
 	return err
+}
+
+// yamlOut accumulates the YAML bytes. Indents are counts of spaces, so no
+// line builds a temporary string: a large document is written in one
+// buffer sized up front.
+type yamlOut struct{ buf []byte }
+
+// str appends the parts.
+func (b *yamlOut) str(parts ...string) {
+	for _, p := range parts {
+		b.buf = append(b.buf, p...)
+	}
+}
+
+// indent appends n spaces.
+func (b *yamlOut) indent(n int) {
+	for range n {
+		b.buf = append(b.buf, ' ')
+	}
+}
+
+// line appends an indented line made of parts and a line feed.
+func (b *yamlOut) line(n int, parts ...string) {
+	b.indent(n)
+	b.str(parts...)
+	b.buf = append(b.buf, '\n')
+}
+
+// list appends `[a, b]` with plain items.
+func (b *yamlOut) list(items []string) {
+	b.buf = append(b.buf, '[')
+	for i, it := range items {
+		if i > 0 {
+			b.buf = append(b.buf, ", "...)
+		}
+		b.buf = append(b.buf, it...)
+	}
+	b.buf = append(b.buf, ']')
+}
+
+// quoted appends s as q does.
+func (b *yamlOut) quoted(s string) {
+	b.buf = append(b.buf, '"')
+	if strings.ContainsAny(s, "\\\"\r\n\t") {
+		b.buf = append(b.buf, qReplacer.Replace(s)...)
+	} else {
+		b.buf = append(b.buf, s...)
+	}
+	b.buf = append(b.buf, '"')
+}
+
+// estimateYAML guesses the written size of the tree under n, so the buffer
+// rarely grows: about 40 bytes per node plus its text.
+func estimateYAML(n *Node) int {
+	size := 40 + 2*len(n.ID)
+	if n.Run != nil {
+		size += len(n.Run.Summary) + len(n.Run.Prompt) + 16*len(n.Run.Command)
+	}
+	for _, c := range n.Nodes {
+		size += estimateYAML(c)
+	}
+	return size
 }
 
 // validateForWrite refuses what the writer cannot put into valid bytes.
@@ -75,45 +137,54 @@ func validateNode(n *Node) error {
 	return nil
 }
 
-// writeGroupFields writes a group's keys after `id`, with keys at indent p
+// groupFields writes a group's keys after `id`, with keys at indent p
 // and children at p+2 (their `- ` dash at p+2).
-func writeGroupFields(b *strings.Builder, p string, g *Node) {
+func (b *yamlOut) groupFields(p int, g *Node) {
 	if len(g.Needs) > 0 {
-		b.WriteString(p + "needs: " + flowList(g.Needs) + "\n")
+		b.indent(p)
+		b.str("needs: ")
+		b.list(g.Needs)
+		b.str("\n")
 	}
 	if g.Repeat > 0 {
-		b.WriteString(p + "repeat: {max: " + strconv.Itoa(g.Repeat) + "}\n")
+		b.line(p, "repeat: {max: ", strconv.Itoa(g.Repeat), "}")
 	}
 	if len(g.Gives) > 0 {
-		b.WriteString(p + "gives: " + flowList(g.Gives) + "\n")
+		b.indent(p)
+		b.str("gives: ")
+		b.list(g.Gives)
+		b.str("\n")
 	}
 	if len(g.Nodes) == 0 {
-		b.WriteString(p + "nodes: []\n")
+		b.line(p, "nodes: []")
 		return
 	}
-	b.WriteString(p + "nodes:\n")
+	b.line(p, "nodes:")
 	for _, c := range g.Nodes {
-		writeNode(b, p+"  ", c)
+		b.node(p+2, c)
 	}
 }
 
-// writeNode writes one sequence item whose dash sits at indent p.
-func writeNode(b *strings.Builder, p string, n *Node) {
+// node writes one sequence item whose dash sits at indent p.
+func (b *yamlOut) node(p int, n *Node) {
 	if n.IsGroup() {
 		if n.Comment != "" {
-			b.WriteString(p + "# " + n.Comment + "\n")
+			b.line(p, "# ", n.Comment)
 		}
-		b.WriteString(p + "- id: " + n.ID + "\n")
-		writeGroupFields(b, p+"  ", n)
+		b.line(p, "- id: ", n.ID)
+		b.groupFields(p+2, n)
 		return
 	}
-	b.WriteString(p + "- id: " + n.ID + "\n")
+	b.line(p, "- id: ", n.ID)
 	if len(n.Needs) > 0 {
-		b.WriteString(p + "  needs: " + flowList(n.Needs) + "\n")
+		b.indent(p + 2)
+		b.str("needs: ")
+		b.list(n.Needs)
+		b.str("\n")
 	}
 	if writesRun(n.Run) {
-		b.WriteString(p + "  run:\n")
-		writeRun(b, p+"    ", n.Run)
+		b.line(p+2, "run:")
+		b.run(p+4, n.Run)
 	}
 }
 
@@ -131,48 +202,63 @@ func writesRun(r *Run) bool {
 		len(r.Command) > 0 || r.Evidence != nil || r.Description != nil || r.Harness != ""
 }
 
-// writeRun writes the payload keys at indent k in the order of §6.2.
-func writeRun(b *strings.Builder, k string, r *Run) {
+// run writes the payload keys at indent k in the order of §6.2.
+func (b *yamlOut) run(k int, r *Run) {
 	if r.State != "" {
-		b.WriteString(k + "state: " + r.State + "\n")
+		b.line(k, "state: ", r.State)
 	}
 	if r.Summary != "" {
-		b.WriteString(k + "summary: " + q(r.Summary) + "\n")
+		b.indent(k)
+		b.str("summary: ")
+		b.quoted(r.Summary)
+		b.str("\n")
 	}
 	if r.Kind != "" {
-		b.WriteString(k + "kind: " + r.Kind + "\n")
+		b.line(k, "kind: ", r.Kind)
 	}
 	for _, key := range runKeys(r) {
 		switch key {
 		case "prompt":
-			b.WriteString(k + "prompt: " + q(r.Prompt) + "\n")
+			b.quotedLine(k, "prompt: ", r.Prompt)
 		case "context":
-			writeBlockList(b, k, "context", r.Context)
+			b.blockList(k, "context", r.Context)
 		case "scope":
-			writeBlockList(b, k, "scope", r.Scope)
+			b.blockList(k, "scope", r.Scope)
 		case "harness":
 			h := r.Harness
 			if h == "" {
 				h = DefaultHarness
 			}
-			b.WriteString(k + "harness: " + q(h) + "\n")
+			b.quotedLine(k, "harness: ", h)
 		case "command":
-			words := make([]string, len(r.Command))
+			b.indent(k)
+			b.str("command: [")
 			for i, w := range r.Command {
-				words[i] = q(w)
+				if i > 0 {
+					b.str(", ")
+				}
+				b.quoted(w)
 			}
-			b.WriteString(k + "command: [" + strings.Join(words, ", ") + "]\n")
+			b.str("]\n")
 		case "evidence":
-			b.WriteString(k + "evidence:\n")
-			b.WriteString(k + "  kind: " + r.Evidence.Kind + "\n")
-			b.WriteString(k + "  verifier: " + r.Evidence.Verifier + "\n")
+			b.line(k, "evidence:")
+			b.line(k+2, "kind: ", r.Evidence.Kind)
+			b.line(k+2, "verifier: ", r.Evidence.Verifier)
 			if r.Evidence.Suite != "" {
-				b.WriteString(k + "  suite: " + r.Evidence.Suite + "\n")
+				b.line(k+2, "suite: ", r.Evidence.Suite)
 			}
 		case "description":
-			b.WriteString(k + "description: " + q(*r.Description) + "\n")
+			b.quotedLine(k, "description: ", *r.Description)
 		}
 	}
+}
+
+// quotedLine writes `key: "value"` at indent k; key carries its `: `.
+func (b *yamlOut) quotedLine(k int, key, value string) {
+	b.indent(k)
+	b.str(key)
+	b.quoted(value)
+	b.str("\n")
 }
 
 // runKeys lists the payload keys written after `kind`, in order, for r's
@@ -207,15 +293,15 @@ func runKeys(r *Run) []string {
 	return keys
 }
 
-func writeBlockList(b *strings.Builder, k, key string, items []string) {
-	b.WriteString(k + key + ":\n")
+func (b *yamlOut) blockList(k int, key string, items []string) {
+	b.line(k, key, ":")
 	for _, it := range items {
-		b.WriteString(k + "  - " + q(it) + "\n")
+		b.indent(k + 2)
+		b.str("- ")
+		b.quoted(it)
+		b.str("\n")
 	}
 }
-
-// flowList writes `[a, b]` with plain items.
-func flowList(items []string) string { return "[" + strings.Join(items, ", ") + "]" }
 
 // qReplacer applies the escapes of projection.md §6.3. A strings.Replacer
 // tries its pairs at each position in one pass, which gives the same result
@@ -224,7 +310,11 @@ var qReplacer = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r", `\r`, "\n", `\n`
 
 // q is the projection's only quoting: a double-quoted YAML scalar escaping
 // backslash, double quote, CR, LF and TAB and nothing else.
-func q(s string) string { return `"` + qReplacer.Replace(s) + `"` }
+func q(s string) string {
+	var b yamlOut
+	b.quoted(s)
+	return string(b.buf)
+}
 
 // WriteJSON writes doc as strict JSON with the keys in the order WriteYAML
 // uses, indented by two spaces and ending with "\n". The header lines, joined

@@ -228,7 +228,7 @@ func diagramImpact(old, new *workflow.Workflow) DiagramImpact {
 			retitled += btoi(o.Title != n.Title)
 			reshaped += btoi(o.Terminal != n.Terminal)
 			notes += btoi(!slices.Equal(reqtext.Render.Lines(o.Requires), reqtext.Render.Lines(n.Requires)))
-			moved += btoi(lo.Layer[id] != ln.Layer[id] || lo.Column[id] != ln.Column[id])
+			moved += btoi(lo.Layer(id) != ln.Layer(id) || lo.Column(id) != ln.Column(id))
 		}
 	}
 	parts = appendCount(parts, added, "state added", "states added")

@@ -2,12 +2,16 @@ package tree
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
@@ -65,10 +69,72 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 		e := &entry{file: File{Kind: kind}, diags: diag.List{diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir)}}
 		diags.Extend(t.admit(e))
 	}
-	for _, f := range files {
-		diags.Extend(t.admit(t.readEntry(f, kind)))
+	// Files are read, parsed, decoded and validated in parallel, a window
+	// at a time, then admitted in load order against the byte budget, so
+	// the tree and its diagnostics are those of a sequential load; at most
+	// a window of files beyond MaxTreeBytes is ever read. Once the budget
+	// is spent, files are taken one by one, refused from their size before
+	// they are read, as a sequential load does.
+	window := 4 * runtime.GOMAXPROCS(0)
+	for start := 0; start < len(files); start += window {
+		chunk := files[start:min(start+window, len(files))]
+		if t.full {
+			for _, f := range chunk {
+				diags.Extend(t.admit(t.readEntry(f, kind)))
+			}
+			continue
+		}
+		for _, e := range readAll(chunk, kind) {
+			diags.Extend(t.admit(t.withinBudget(e)))
+		}
 	}
 	return diags
+}
+
+// readAll reads, parses, decodes and validates files, as many at once as
+// the process may run goroutines in parallel; the byte budget is the
+// caller's to apply, in order.
+func readAll(files []string, kind Kind) []*entry {
+	out := make([]*entry, len(files))
+	read := func(i int) {
+		data, diags := ReadFile(files[i])
+		if data == nil {
+			out[i] = &entry{file: File{Path: files[i], Kind: kind}, diags: diags}
+			return
+		}
+		out[i] = parseEntry(files[i], kind, data)
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	if workers <= 1 {
+		for i := range files {
+			read(i)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				read(i)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// withinBudget returns e, or its refusal when its bytes would take the
+// tree past MaxTreeBytes (readEntry's rule, applied after the read).
+func (t *Tree) withinBudget(e *entry) *entry {
+	if e.data == nil {
+		return e
+	}
+	if t.bytes+int64(len(e.data)) > MaxTreeBytes {
+		return &entry{file: e.file, diags: t.overBudget(e.file.Path)}
+	}
+	t.bytes += int64(len(e.data))
+	return e
 }
 
 // readEntry reads, parses, decodes and validates one file of kind from
@@ -217,20 +283,21 @@ func (t *Tree) overBudget(file string) diag.List {
 // yamldoc.MaxFileSize from its size alone, without reading it. It returns
 // nil data with the diagnostic when the file cannot be used.
 func ReadFile(file string) ([]byte, diag.List) {
-	info, err := os.Stat(file)
-	if err == nil && info.Size() > yamldoc.MaxFileSize {
-		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize).
-			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
-	}
 	// fsio refuses a named pipe, a device or a directory without blocking
-	// on it, and a file that grew past the bound since the stat.
+	// on it, and a file over the bound from the size it reports, before a
+	// byte is read (or as soon as it grows past it). Only a refusal pays
+	// for a second look at the size, to name it.
 	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
 	var fe *fsio.Error
 	switch {
 	case err == nil:
 		return data, nil
 	case fsio.IsTooLarge(err):
-		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "the file is over the limit of %d bytes", yamldoc.MaxFileSize).
+		msg := fmt.Sprintf("the file is over the limit of %d bytes", yamldoc.MaxFileSize)
+		if info, err := os.Stat(file); err == nil && info.Size() > yamldoc.MaxFileSize {
+			msg = fmt.Sprintf("the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize)
+		}
+		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "%s", msg).
 			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
 	case errors.As(err, &fe):
 		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
@@ -290,7 +357,7 @@ func decode(kind Kind, doc *yamldoc.Document) (d *Document, sound bool, diags di
 	d = &Document{Kind: kind, File: doc.File, pos: yamldoc.PosOf(doc.Root)}
 	switch kind {
 	case KindWorkflow:
-		d.Workflow = workflow.Decode(doc, &diags)
+		d.Workflow = workflow.DecodeReleasing(doc, &diags) // the loader drops doc
 	case KindStepMap:
 		d.StepMap = stepmap.Decode(doc, &diags)
 	case KindProtocol:

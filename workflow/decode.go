@@ -49,7 +49,7 @@ func Load(file string, data []byte) (*Workflow, diag.List) {
 	if doc == nil {
 		return nil, diags
 	}
-	w := Decode(doc, &diags)
+	w := DecodeReleasing(doc, &diags) // doc is local
 	return w, diags
 }
 
@@ -69,8 +69,27 @@ func Check(file string, data []byte) (*Workflow, diag.List) {
 // into diags. It returns nil when the document is not a mapping; otherwise
 // a best-effort workflow: Validate may run on it (it skips the rules whose
 // inputs did not decode), but nothing else may use it when diags holds
-// errors.
+// errors. doc is left whole (an editor reads its nodes afterwards).
 func Decode(doc *yamldoc.Document, diags *diag.List) *Workflow {
+	return decode(doc, diags, false)
+}
+
+// DecodeReleasing is Decode for a caller that discards doc afterwards (a
+// loader): it drops each state's and each transition's nodes once they are
+// decoded, so that a large workflow's node tree and its model are never
+// both whole in memory. Only doc's top-level keys and values are left to
+// read.
+func DecodeReleasing(doc *yamldoc.Document, diags *diag.List) *Workflow {
+	return decode(doc, diags, true)
+}
+
+// decoding is the state of one decode.
+type decoding struct {
+	release bool // drop each state's and transition's nodes once decoded
+}
+
+func decode(doc *yamldoc.Document, diags *diag.List, release bool) *Workflow {
+	d := decoding{release: release}
 	r := yamldoc.NewReader(doc, diags)
 	if doc.Root == nil || doc.Root.Kind != yaml.MappingNode {
 		r.Report(doc.Root, "workflow", diag.Errorf(yamldoc.CodeWrongType,
@@ -84,10 +103,10 @@ func Decode(doc *yamldoc.Document, diags *diag.List) *Workflow {
 	if sn := m.Require("states"); sn != nil {
 		w.StatesPos = yamldoc.PosOf(sn)
 		w.shaky.states = sn.Kind != yaml.MappingNode
-		decodeStates(r, sn, yamldoc.Key(base, "states"), w)
+		d.states(r, sn, yamldoc.Key(base, "states"), w)
 	}
 	if tn := m.Get("transitions"); tn != nil {
-		decodeTransitions(r, tn, yamldoc.Key(base, "transitions"), w)
+		d.transitions(r, tn, yamldoc.Key(base, "transitions"), w)
 	}
 	m.Done()
 	return w
@@ -146,7 +165,7 @@ func stateID(r *yamldoc.Reader, n *yaml.Node, path string) (string, bool) {
 	return s, checkID(r, n, path, ident.DottedSnake, "state id", s)
 }
 
-func decodeStates(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
+func (d decoding) states(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
 	m := r.Map(n, path, false)
 	for i, k := range m.Keys() {
 		if k.Kind != yaml.ScalarNode || !isString(k) {
@@ -161,6 +180,9 @@ func decodeStates(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
 			continue
 		}
 		w.States[k.Value] = decodeState(r, k, m.Node().Content[2*i+1], sp)
+		if d.release {
+			m.Node().Content[2*i+1] = nil
+		}
 	}
 }
 
@@ -209,7 +231,7 @@ func phases(r *yamldoc.Reader, n *yaml.Node, path string) []string {
 	return slices.Compact(out)
 }
 
-func decodeTransitions(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
+func (d decoding) transitions(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow) {
 	if n.Kind != yaml.SequenceNode {
 		r.WrongType(n, path, "a sequence")
 		w.shaky.transitions = true
@@ -217,6 +239,9 @@ func decodeTransitions(r *yamldoc.Reader, n *yaml.Node, path string, w *Workflow
 	}
 	for i, it := range n.Content {
 		t := decodeTransition(r, it, yamldoc.Index(path, i))
+		if d.release {
+			n.Content[i] = nil
+		}
 		if t == nil {
 			w.shaky.transitions = true
 			continue

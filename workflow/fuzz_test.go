@@ -68,13 +68,19 @@ func FuzzLoadWorkflow(f *testing.F) {
 		}
 		checkPositions(t, data, w.Validate())
 		l := ComputeLayout(w)
-		if len(l.Disc) != len(w.States) || len(l.Layer) != len(w.States) || len(l.Column) != len(w.States) {
-			t.Fatalf("layout covers %d/%d/%d of %d states", len(l.Disc), len(l.Layer), len(l.Column), len(w.States))
+		for id := range w.States {
+			if l.Disc(id) < 0 || l.Layer(id) < 0 || l.Column(id) < 0 || l.Layer(id) >= l.Depth ||
+				l.Layers[l.Layer(id)][l.Column(id)] != id {
+				t.Fatalf("state %s: disc %d, layer %d, column %d (depth %d)", id, l.Disc(id), l.Layer(id), l.Column(id), l.Depth)
+			}
 		}
 		if l.Depth > len(w.States) || (len(w.States) > 0) != (l.Depth > 0) {
 			t.Fatalf("depth %d for %d states", l.Depth, len(w.States))
 		}
 		checkBackIsClosing(t, w, l)
+		if d := sameAsReference(w); d != "" {
+			t.Fatal(d)
+		}
 	})
 }
 

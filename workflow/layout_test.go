@@ -91,13 +91,13 @@ transitions:
 			}
 			l := ComputeLayout(w)
 			for s, want := range c.layers {
-				if l.Layer[s] != want {
-					t.Errorf("layer[%s] = %d, want %d", s, l.Layer[s], want)
+				if l.Layer(s) != want {
+					t.Errorf("layer[%s] = %d, want %d", s, l.Layer(s), want)
 				}
 			}
 			for i, s := range c.disc {
-				if l.Disc[s] != i {
-					t.Errorf("disc[%s] = %d, want %d", s, l.Disc[s], i)
+				if l.Disc(s) != i {
+					t.Errorf("disc[%s] = %d, want %d", s, l.Disc(s), i)
 				}
 			}
 			if got := l.Closing(); !slices.Equal(got, c.closing) {
@@ -125,7 +125,7 @@ func checkBackIsClosing(t *testing.T, w *Workflow, l *Layout) {
 			if l.IsBack(s, to) != isClosing {
 				t.Errorf("IsBack(%s, %s) = %v but closing = %v", s, to, !isClosing, isClosing)
 			}
-			if !isClosing && l.Layer[to] <= l.Layer[s] {
+			if !isClosing && l.Layer(to) <= l.Layer(s) {
 				t.Errorf("forward edge %s -> %s does not go down a layer", s, to)
 			}
 		}
@@ -147,8 +147,8 @@ transitions:
   - {from: x, to: b}
 `)
 	l := ComputeLayout(w)
-	if l.Column["b"] != 0 || l.Column["c"] != 1 || l.Layer["x"] != 0 || l.Column["x"] != 1 {
-		t.Errorf("columns: b %d c %d x %d/%d", l.Column["b"], l.Column["c"], l.Layer["x"], l.Column["x"])
+	if l.Column("b") != 0 || l.Column("c") != 1 || l.Layer("x") != 0 || l.Column("x") != 1 {
+		t.Errorf("columns: b %d c %d x %d/%d", l.Column("b"), l.Column("c"), l.Layer("x"), l.Column("x"))
 	}
 	if !slices.Equal(l.Layers[0], []string{"a", "x"}) || !slices.Equal(l.Layers[1], []string{"b", "c"}) {
 		t.Errorf("layers %v", l.Layers)
@@ -167,7 +167,7 @@ transitions:
   - {from: ghost, to: a}
 `)
 	l := ComputeLayout(w)
-	if l.Depth != 1 || l.Disc["a"] != 0 || len(l.Closing()) != 0 || l.IsBack("a", "ghost") {
+	if l.Depth != 1 || l.Disc("a") != 0 || len(l.Closing()) != 0 || l.IsBack("a", "ghost") {
 		t.Errorf("layout %+v", l)
 	}
 	empty := ComputeLayout(&Workflow{})
@@ -216,12 +216,16 @@ func TestLayoutLarge(t *testing.T) {
 	}
 	for _, i := range []int{0, 1, 6, 5000, n - 1} {
 		s := fmt.Sprintf("s%d", i)
-		if l.Layer[s] != i {
-			t.Errorf("%s: layer %d", s, l.Layer[s])
+		if l.Layer(s) != i {
+			t.Errorf("%s: layer %d", s, l.Layer(s))
 		}
 	}
-	if l.Disc["s0"] != 0 || len(l.Disc) != n {
-		t.Errorf("discovery: s0 at %d, %d states numbered", l.Disc["s0"], len(l.Disc))
+	numbered := map[int]bool{}
+	for _, s := range l.IDs {
+		numbered[l.Disc(s)] = true
+	}
+	if l.Disc("s0") != 0 || len(numbered) != n || numbered[-1] {
+		t.Errorf("discovery: s0 at %d, %d distinct numbers for %d states", l.Disc("s0"), len(numbered), n)
 	}
 	if got := len(l.Closing()); got != (n-1)/7 {
 		t.Errorf("%d closing edges, want %d", got, (n-1)/7)

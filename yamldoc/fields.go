@@ -91,27 +91,39 @@ func lastSegment(path string) string {
 // names with Allow) is allowed; Done reports the others as unknown_field.
 // A Map over a node that is not a mapping reports wrong_type once and then
 // answers every lookup with "absent", so decoders need no special case.
+//
+// Most mappings hold a handful of keys, and a document holds one Map per
+// mapping (a 10,000-state workflow, tens of thousands), so a Map looks keys
+// up by scanning while the mapping is small and builds its indexes only for
+// mappings keyed by data (states), which hold thousands.
 type Map struct {
 	r       *Reader
 	node    *yaml.Node
 	path    string
-	allowed map[string]bool // a set: maps keyed by data (states) allow thousands of keys
-	keys    map[string]int  // key -> index of the key node in node.Content
+	allowed keySet
+	keys    map[string]int // key -> index of the key node in node.Content; nil while small
 	missing map[string]diag.Diagnostic
 	// misspelt holds the allowed keys Done found an unknown key close to.
 	misspelt map[string]bool
 }
 
+// smallMap is the number of entries up to which a mapping's keys are
+// scanned rather than indexed.
+const smallMap = 16
+
 // Map starts reading node n, found at path, as a mapping. A nil or null
 // node reads as an empty mapping when nullOK is set.
 func (r *Reader) Map(n *yaml.Node, path string, nullOK bool) *Map {
-	m := &Map{r: r, node: n, path: path, keys: map[string]int{}, allowed: map[string]bool{}}
+	m := &Map{r: r, node: n, path: path}
 	switch {
 	case n != nil && n.Kind == yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if _, dup := m.keys[k.Value]; !dup && k.Kind == yaml.ScalarNode {
-				m.keys[k.Value] = i
+		if len(n.Content)/2 > smallMap {
+			m.keys = make(map[string]int, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if _, dup := m.keys[k.Value]; !dup && k.Kind == yaml.ScalarNode {
+					m.keys[k.Value] = i
+				}
 			}
 		}
 	case nullOK && IsNull(n):
@@ -120,6 +132,23 @@ func (r *Reader) Map(n *yaml.Node, path string, nullOK bool) *Map {
 		m.node = nil
 	}
 	return m
+}
+
+// index returns the index in node.Content of key's first scalar key node.
+func (m *Map) index(key string) (int, bool) {
+	if m.node == nil {
+		return 0, false
+	}
+	if m.keys != nil {
+		i, ok := m.keys[key]
+		return i, ok
+	}
+	for i := 0; i+1 < len(m.node.Content); i += 2 {
+		if k := m.node.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // Path returns the document path of the mapping.
@@ -134,7 +163,7 @@ func (m *Map) Reader() *Reader { return m.r }
 // Allow declares keys as known without reading them.
 func (m *Map) Allow(keys ...string) {
 	for _, k := range keys {
-		m.allowed[k] = true
+		m.allowed.add(k)
 	}
 }
 
@@ -142,7 +171,7 @@ func (m *Map) Allow(keys ...string) {
 // allowed.
 func (m *Map) Get(key string) *yaml.Node {
 	m.Allow(key)
-	if i, ok := m.keys[key]; ok {
+	if i, ok := m.index(key); ok {
 		return m.node.Content[i+1]
 	}
 	return nil
@@ -150,7 +179,7 @@ func (m *Map) Get(key string) *yaml.Node {
 
 // KeyNode returns the key node of key, or nil when absent.
 func (m *Map) KeyNode(key string) *yaml.Node {
-	if i, ok := m.keys[key]; ok {
+	if i, ok := m.index(key); ok {
 		return m.node.Content[i]
 	}
 	return nil
@@ -159,7 +188,7 @@ func (m *Map) KeyNode(key string) *yaml.Node {
 // Has reports whether key is present (even with a null value).
 func (m *Map) Has(key string) bool {
 	m.Allow(key)
-	_, ok := m.keys[key]
+	_, ok := m.index(key)
 	return ok
 }
 
@@ -206,12 +235,15 @@ func (m *Map) Done() {
 	if m.node == nil {
 		return
 	}
-	allowed := slices.Sorted(maps.Keys(m.allowed))
+	var allowed []string // sorted at the first unknown key: most mappings have none
 	var finder *suggest.Finder
 	for i := 0; i+1 < len(m.node.Content); i += 2 {
 		k := m.node.Content[i]
-		if m.allowed[k.Value] || k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+		if m.allowed.has(k.Value) || k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
 			continue
+		}
+		if allowed == nil {
+			allowed = m.allowed.sorted()
 		}
 		if finder == nil {
 			// Keys the mapping already holds are no suggestion: renaming
@@ -220,7 +252,7 @@ func (m *Map) Done() {
 				m.r.budget = suggest.NewBudget()
 			}
 			finder = suggest.NewFinderWithin(slices.DeleteFunc(slices.Clone(allowed), func(a string) bool {
-				_, present := m.keys[a]
+				_, present := m.index(a)
 				return present
 			}), m.r.budget)
 		}
@@ -341,6 +373,41 @@ func lineOffsets(data []byte) []int {
 			out = append(out, i+1)
 		}
 	}
+	return out
+}
+
+// keySet is a set of strings: the first keys in an array inside the Map
+// (a decoder asks for about ten), the rest in a map (payload mappings allow
+// every key they hold). A Map is made per mapping read, so the set must
+// cost no allocation of its own in the common case.
+type keySet struct {
+	n      int
+	inline [12]string
+	more   map[string]bool
+}
+
+func (s *keySet) add(k string) {
+	switch {
+	case s.has(k):
+	case s.n < len(s.inline):
+		s.inline[s.n] = k
+		s.n++
+	default:
+		if s.more == nil {
+			s.more = map[string]bool{}
+		}
+		s.more[k] = true
+	}
+}
+
+func (s *keySet) has(k string) bool {
+	return slices.Contains(s.inline[:s.n], k) || s.more[k]
+}
+
+// sorted returns the keys in byte order.
+func (s *keySet) sorted() []string {
+	out := append(slices.Collect(maps.Keys(s.more)), s.inline[:s.n]...)
+	slices.Sort(out)
 	return out
 }
 

@@ -5,11 +5,15 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// deepestBeyond returns the first node nested deeper than limit (the root
-// is depth 0), or nil. It walks with an explicit stack: the input is not yet
-// trusted, and the yaml parser accepts nesting far deeper than Go recursion
-// should be asked to follow.
-func deepestBeyond(root *yaml.Node, limit int) *yaml.Node {
+// boundAndClamp walks the tree under root once. It returns the first node
+// nested deeper than limit (the root is depth 0), or nil; it walks with an
+// explicit stack, since the input is not yet trusted and the yaml parser
+// accepts nesting far deeper than Go recursion should be asked to follow.
+// On the way it moves the nodes yaml.v3 places after the last line (the
+// empty value of "--- " at end of input sits on "line 2") onto that line,
+// so that every position names a line of the file; lines < 0 clamps
+// nothing.
+func boundAndClamp(root *yaml.Node, limit, lines int) *yaml.Node {
 	type frame struct {
 		node  *yaml.Node
 		depth int
@@ -24,29 +28,14 @@ func deepestBeyond(root *yaml.Node, limit int) *yaml.Node {
 		if f.depth > limit {
 			return f.node
 		}
+		if lines >= 0 && f.node.Line > lines {
+			f.node.Line, f.node.Column = lines, 1
+		}
 		for _, c := range f.node.Content {
 			stack = append(stack, frame{c, f.depth + 1})
 		}
 	}
 	return nil
-}
-
-// clampLines moves nodes yaml.v3 places after the last line (the empty
-// value of "--- " at end of input sits on "line 2") onto the last line, so
-// that every position names a line of the file.
-func clampLines(root *yaml.Node, lines int) {
-	stack := []*yaml.Node{root}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n == nil {
-			continue
-		}
-		if n.Line > lines {
-			n.Line, n.Column = lines, 1
-		}
-		stack = append(stack, n.Content...)
-	}
 }
 
 // checkTree reports anchors, aliases, merge keys, non-string keys and
@@ -75,7 +64,10 @@ func (d *Document) checkTree(n *yaml.Node, diags *diag.List) {
 // checkKeys reports merge keys, non-string keys and duplicates in one
 // mapping; a duplicate is blamed at its second occurrence.
 func (d *Document) checkKeys(n *yaml.Node, diags *diag.List) {
-	first := map[string]*yaml.Node{}
+	var first map[string]*yaml.Node // only for large mappings; small ones scan
+	if len(n.Content)/2 > smallMap {
+		first = make(map[string]*yaml.Node, len(n.Content)/2)
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		switch {
@@ -88,13 +80,31 @@ func (d *Document) checkKeys(n *yaml.Node, diags *diag.List) {
 				At(d.File, PosOf(k)).WithHint("quote the key to make it a string"))
 			continue
 		}
-		if prev, dup := first[k.Value]; dup {
+		if prev := firstStringKey(n, i, first); prev != nil {
 			diags.Add(diag.Errorf(CodeDuplicateKey, "the key `%s` is given twice in one mapping (first on line %d)", k.Value, prev.Line).
 				At(d.File, PosOf(k)).WithRelated(d.File, PosOf(prev), "first given here"))
 			continue
 		}
-		first[k.Value] = k
+		if first != nil {
+			first[k.Value] = k
+		}
 	}
+}
+
+// firstStringKey returns the first string key before index i of mapping n
+// with the value of n.Content[i], or nil: from first when it indexes the
+// mapping, else by scanning.
+func firstStringKey(n *yaml.Node, i int, first map[string]*yaml.Node) *yaml.Node {
+	key := n.Content[i].Value
+	if first != nil {
+		return first[key]
+	}
+	for j := 0; j < i; j += 2 {
+		if k := n.Content[j]; k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && isStringTag(k.Tag) && k.Value == key {
+			return k
+		}
+	}
+	return nil
 }
 
 // isStringTag reports whether a scalar with this resolved tag reads as a

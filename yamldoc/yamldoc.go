@@ -84,12 +84,11 @@ func Parse(file string, data []byte) (*Document, diag.List) {
 		diags.Add(syntaxDiagnostic(file, data, err))
 		return nil, diags
 	}
-	if deep := deepestBeyond(root, MaxDepth); deep != nil {
+	if deep := boundAndClamp(root, MaxDepth, lineCount(data)); deep != nil {
 		diags.Add(diag.Errorf(CodeTooLarge, "the document nests deeper than the limit of %d levels", MaxDepth).
 			At(file, PosOf(deep)))
 		return nil, diags
 	}
-	clampLines(root, lineCount(data))
 	doc := &Document{File: file, Data: data, Root: root}
 	doc.checkTree(root, &diags)
 	return doc, diags

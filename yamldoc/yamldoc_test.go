@@ -1,6 +1,8 @@
 package yamldoc
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,6 +110,52 @@ func TestMapReader(t *testing.T) {
 		if d.Code == CodeUnknownField && d.Hint != "allowed keys: count, flag, id, list, require, requires, title, when" {
 			t.Errorf("unknown_field hint = %q", d.Hint)
 		}
+	}
+}
+
+// TestMapLarge reads mappings past the size where a Map stops scanning and
+// indexes: a mapping of 40 keys (one duplicated), 30 of them allowed one by
+// one, as payload decoders do. Lookups, the first of duplicated keys and
+// the unknown keys with their sorted hint must not depend on the size.
+func TestMapLarge(t *testing.T) {
+	var src strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&src, "k%02d: %d\n", i, i)
+	}
+	doc, diags := Parse("big.yaml", []byte(src.String()))
+	if len(diags) != 0 {
+		t.Fatal(diags)
+	}
+	r := NewReader(doc, &diags)
+	m := r.Map(doc.Root, "doc", false)
+	for i := range 30 {
+		m.Allow(fmt.Sprintf("k%02d", i))
+	}
+	m.Allow("k05", "absent") // again, and one the mapping lacks
+	if v := m.Get("k35"); v == nil || v.Value != "35" {
+		t.Fatalf("k35 = %v", v)
+	}
+	if m.Has("k99") || m.KeyNode("k39") == nil {
+		t.Fatal("Has/KeyNode")
+	}
+	m.Done()
+	var unknown []string
+	var allowed []string
+	for i := range 30 {
+		allowed = append(allowed, fmt.Sprintf("k%02d", i))
+	}
+	allowed = append(allowed, "k35", "k99")
+	slices.Sort(allowed)
+	wantHint := "allowed keys: absent, " + strings.Join(allowed, ", ")
+	for _, d := range diags {
+		unknown = append(unknown, d.Path)
+		if d.Code != CodeUnknownField || !strings.HasSuffix(d.Hint, wantHint) {
+			t.Errorf("%s: %s, hint %q", d.Path, d.Code, d.Hint)
+		}
+	}
+	want := []string{"doc.k30", "doc.k31", "doc.k32", "doc.k33", "doc.k34", "doc.k36", "doc.k37", "doc.k38", "doc.k39"}
+	if !slices.Equal(unknown, want) {
+		t.Errorf("unknown %v, want %v", unknown, want)
 	}
 }
 

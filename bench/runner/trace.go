@@ -1,10 +1,3 @@
-//go:build ignore
-
-// This page of bench/run (issue 13, the trace dimension) is written
-// against the runner on the perf branch (bench/runner: Page, Scaling,
-// GoBench, Work, funcs); it is excluded from builds until that runner is
-// on main. Delete the build constraint above when it is.
-
 package main
 
 import (

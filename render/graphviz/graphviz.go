@@ -4,7 +4,7 @@
 // It is the only package of aepflow that imports go-graphviz, and it must stay
 // out of the hook binary: the library compiles its WebAssembly module in its
 // package init, which costs every process that links it tens of milliseconds
-// (and about half a second with a cold or read-only temp dir), whichever
+// (about half a second the first time on a machine: see cache.go), whichever
 // subcommand runs (rendering.md §6.1, §6.3). Only the companion binary
 // cmd/aepflow-render imports it.
 //
