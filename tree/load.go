@@ -203,7 +203,9 @@ func (t *Tree) admit(e *entry) diag.List {
 
 // topLevelID finds a top-level `id:` line of a YAML document, or an `"id":`
 // member of a JSON one, in a file too broken to parse.
-var topLevelID = regexp.MustCompile(`(?m)^(?:id:[ \t]*["']?([^"'\s#,{}\[\]]+)|[{ \t]*"id"[ \t]*:[ \t]*"([^"\\]+)")`)
+var topLevelID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(?:id:[ \t]*["']?([^"'\s#,{}\[\]]+)|[{ \t]*"id"[ \t]*:[ \t]*"([^"\\]+)")`)
+})
 
 // peekID returns the `id` a document declares, from its parsed root when
 // there is one, else from its bytes; "" when neither tells.
@@ -219,7 +221,7 @@ func peekID(root *yaml.Node, data []byte) string {
 		}
 		return ""
 	}
-	if m := topLevelID.FindSubmatch(data); m != nil {
+	if m := topLevelID().FindSubmatch(data); m != nil {
 		return string(m[1]) + string(m[2])
 	}
 	return ""

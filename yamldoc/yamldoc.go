@@ -20,6 +20,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/aepflow/aepflow/diag"
 	yaml "go.yaml.in/yaml/v3"
@@ -116,7 +117,7 @@ func decodeOne(data []byte) (*yaml.Node, error) {
 	return nil, nil
 }
 
-var lineInError = regexp.MustCompile(`line (\d+)`)
+var lineInError = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // syntaxDiagnostic turns a yaml.v3 error into a yaml_syntax diagnostic at
 // the line it names (yaml.v3 reports no column; the first one is blamed).
@@ -126,7 +127,7 @@ func syntaxDiagnostic(file string, data []byte, err error) diag.Diagnostic {
 		msg = msg[6:]
 	}
 	pos := diag.Pos{Line: 1, Column: 1} // yaml.v3 names no line for the first one
-	if m := lineInError.FindStringSubmatch(msg); m != nil {
+	if m := lineInError().FindStringSubmatch(msg); m != nil {
 		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
 			pos = diag.Pos{Line: min(n, lineCount(data)), Column: 1}
 		}
