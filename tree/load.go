@@ -45,7 +45,25 @@ func Load(root string) (*Tree, diag.List) {
 // run over what was read (a step map is cross-checked only when step maps
 // were loaded). No kinds loads nothing.
 func LoadKinds(root string, kinds ...Kind) (*Tree, diag.List) {
+	return LoadKindsWith(root, Options{}, kinds...)
+}
+
+// Options tune what a load keeps of the files it reads.
+type Options struct {
+	// NoSources keeps no file's bytes once the file is decoded: Sources
+	// stays empty, so diagnostics print without source lines. It is for a
+	// reader whose answers are one line (the transition hook): the bytes
+	// of a tree are most of what a load keeps, and a process that keeps
+	// them pays for them in its peak memory. Every document is read,
+	// bounded, parsed, decoded and validated as without it.
+	NoSources bool
+}
+
+// LoadKindsWith is LoadKinds with opts; a directory AddDir reads into the
+// tree later is kept as opts says too.
+func LoadKindsWith(root string, opts Options, kinds ...Kind) (*Tree, diag.List) {
 	t := newTree(root)
+	t.opts = opts
 	t.kinds = slices.Clone(kinds)
 	var diags diag.List
 	for _, row := range Rows {
@@ -180,6 +198,11 @@ func parseEntry(file string, kind Kind, data []byte) *entry {
 // documents, whose parts that decoded the registry-wide checks still judge.
 // It returns the diagnostics in the order Load reports them.
 func (t *Tree) admit(e *entry) diag.List {
+	if t.opts.NoSources && e.data != nil {
+		// e is new (entries are shared only by trees WithFile builds
+		// from this one), and its bytes are counted already.
+		e.data = nil
+	}
 	t.entries = append(t.entries, e)
 	diags := slices.Clone(e.diags)
 	if e.file.Path == "" {
