@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -69,5 +70,38 @@ func TestExitCodesOfFailures(t *testing.T) {
 		} else if tc.code == exitUsage && stdout.Len() > 0 {
 			t.Errorf("%v: stdout %q; want nothing", tc.args, stdout.String())
 		}
+	}
+}
+
+// TestOneCommandTree checks what newRootCmdFor relies on: each registered
+// name is its command's name, so a command line that starts with it gets
+// that command; and every command line under it behaves alike with the
+// command alone and with the whole tree (help, a bad flag, a bad verb).
+func TestOneCommandTree(t *testing.T) {
+	whole := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
+	if got, want := len(whole.Commands()), len(commandFactories); got != want {
+		t.Fatalf("the whole tree has %d commands, %d are registered", got, want)
+	}
+	for _, f := range commandFactories {
+		alone := newRootCmdFor([]string{f.name}, strings.NewReader(""), io.Discard, io.Discard)
+		if cmds := alone.Commands(); len(cmds) != 1 || cmds[0].Name() != f.name {
+			t.Fatalf("%s: the tree for it holds %v, want that command alone", f.name, cmds)
+		}
+		lines := [][]string{{f.name, "--help"}, {f.name, "--no-such-flag"}, {f.name, "no-such-verb"}}
+		for _, c := range alone.Commands()[0].Commands() {
+			lines = append(lines, []string{f.name, c.Name(), "--help"}, []string{f.name, c.Name(), "--no-such-flag"})
+		}
+		for _, args := range lines {
+			var out1, err1, out2, err2 bytes.Buffer
+			code1 := execute(newRootCmdFor(args, strings.NewReader(""), &out1, &err1), args, &err1)
+			code2 := execute(newRootCmd(strings.NewReader(""), &out2, &err2), args, &err2)
+			if code1 != code2 || out1.String() != out2.String() || err1.String() != err2.String() {
+				t.Errorf("%v: alone exit %d, stdout %q, stderr %q; in the whole tree exit %d, stdout %q, stderr %q",
+					args, code1, out1.String(), err1.String(), code2, out2.String(), err2.String())
+			}
+		}
+	}
+	if cmds := newRootCmdFor([]string{"--color", "never", "version"}, strings.NewReader(""), io.Discard, io.Discard).Commands(); len(cmds) != len(commandFactories) {
+		t.Errorf("a command line starting with a flag gets %d commands, want the whole tree", len(cmds))
 	}
 }
