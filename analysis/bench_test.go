@@ -146,8 +146,14 @@ func simChain(tb testing.TB, n int) (*tree.Tree, *workflow.Workflow, *Scenario) 
 
 // BenchmarkSimulateChain walks a 1,000-state chain end to end, one record
 // per state (§12).
-func BenchmarkSimulateChain(b *testing.B) {
-	tr, w, sc := simChain(b, 1000)
+func BenchmarkSimulateChain(b *testing.B) { benchSimulate(b, 1000) }
+
+// BenchmarkSimulateChain100 is the same walk over 100 states, for the
+// growth ratio.
+func BenchmarkSimulateChain100(b *testing.B) { benchSimulate(b, 100) }
+
+func benchSimulate(b *testing.B, n int) {
+	tr, w, sc := simChain(b, n)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
