@@ -109,9 +109,15 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 	return diags
 }
 
+// minParallelFiles is the fewest files readAll spreads over goroutines.
+// Fewer are read in turn: on a small tree (the transition hook's usual one,
+// a few files a directory) waking a second thread costs a short-lived
+// process more time and memory than it saves.
+const minParallelFiles = 8
+
 // readAll reads, parses, decodes and validates files, as many at once as
-// the process may run goroutines in parallel; the byte budget is the
-// caller's to apply, in order.
+// the process may run goroutines in parallel (when there are at least
+// minParallelFiles); the byte budget is the caller's to apply, in order.
 func readAll(files []string, kind Kind) []*entry {
 	out := make([]*entry, len(files))
 	read := func(i int) {
@@ -123,7 +129,7 @@ func readAll(files []string, kind Kind) []*entry {
 		out[i] = parseEntry(files[i], kind, data)
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(files))
-	if workers <= 1 {
+	if workers <= 1 || len(files) < minParallelFiles {
 		for i := range files {
 			read(i)
 		}
