@@ -489,7 +489,7 @@ func (b *builder) finish(digest string) *IR {
 		derived: derived{
 			sessionStart: b.sessionStart, outcomes: b.outcomes, rateLimits: b.limits,
 			lastEstimate: b.lastEstimate, finalText: b.finalTextAt, opaque: b.opaque, calls: b.calls,
-			steps: b.steps, requestsUnrecorded: b.requestsUnrecorded, textsOnce: &sync.Once{},
+			steps: b.steps, requestsUnrecorded: b.requestsUnrecorded, textsOnce: &sync.Once{}, seriesOnce: &sync.Once{},
 		},
 	}
 }
