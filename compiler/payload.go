@@ -18,6 +18,7 @@ func (p *projector) payload(state, summary string, step *stepmap.Step) *flow.Run
 	}
 	run := &flow.Run{State: state, Summary: summary}
 	if step == nil {
+		p.warnControl(state, run) // the state's summary alone
 		return run
 	}
 	run.Kind = string(step.Kind)
