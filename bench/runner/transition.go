@@ -5,6 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // The hook: `aepflow drive transition` as the harness runs it, a process
@@ -71,6 +75,11 @@ func init() {
 				}
 				facts[key] = mib(float64(info.Size()))
 			}
+			bin, err := w.BinaryWith("./cmd/aepflow", StaticBuild)
+			if err != nil {
+				return nil, err
+			}
+			facts["kernel"], facts["read-ahead"] = kernelRelease(), readAhead(bin)
 			return facts, nil
 		},
 	})
@@ -132,4 +141,30 @@ func hookPair(w *Work, k int, hook hookCommand) (Proc, Proc, error) {
 	run := filepath.Join(p, ".engineering", "runs", "DRIVE-1", "4")
 	return Proc{Args: []string{floor, p, filepath.Join(p, "tree"), run}, Stdin: []byte(benchStdin)},
 		Proc{Args: args, Stdin: []byte(benchStdin), Exit: 2}, nil
+}
+
+// kernelRelease is the running kernel's release, or "unknown".
+func kernelRelease() string {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// readAhead is the read-ahead of the block device holding file, as
+// "N KiB", or "unknown": how much the kernel reads, and may map, on a
+// fault in a file mapping (a partition's is its disk's).
+func readAhead(file string) string {
+	var st syscall.Stat_t
+	if err := syscall.Stat(file, &st); err != nil {
+		return "unknown"
+	}
+	dev := fmt.Sprintf("/sys/dev/block/%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
+	for _, p := range []string{dev + "/queue/read_ahead_kb", dev + "/../queue/read_ahead_kb"} {
+		if b, err := os.ReadFile(p); err == nil {
+			return strings.TrimSpace(string(b)) + " KiB"
+		}
+	}
+	return "unknown"
 }
