@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 
 	"github.com/aepflow/aepflow/analysis"
@@ -25,9 +26,6 @@ const (
 	exitAnalyzeClean    = exitOK
 	exitAnalyzeFindings = exitProblems
 )
-
-// maxMapFile bounds a step map named by file.
-const maxMapFile = 4 << 20
 
 type analyzeFlags struct {
 	root, id, mapRef, format, out string
@@ -101,9 +99,10 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, t.Sources)
 	}
-	ws, m, ds := analyzeTargets(cmd, t, f)
+	sources := maps.Clone(t.Sources)
+	ws, m, ds := analyzeTargets(cmd, t, f, sources)
 	if ds.HasErrors() {
-		return reportDiagnostics(stderr, ds, t.Sources)
+		return reportDiagnostics(stderr, ds, sources)
 	}
 	var findings diag.List
 	var witnesses []analysis.WitnessOf
@@ -114,7 +113,7 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	}
 	var report bytes.Buffer
 	color := (f.out == "" || f.out == "-") && useColor(cmd.OutOrStdout())
-	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, t.Sources, len(ws), color)
+	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, sources, len(ws), color)
 	if err := emitDocument(cmd, f.out, false, report.Bytes()); err != nil {
 		return err
 	}
@@ -122,7 +121,7 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 }
 
 // analyzeTargets selects the workflows to analyse and the map, if any.
-func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags) ([]*workflow.Workflow, *stepmap.Map, diag.List) {
+func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags, sources diag.Sources) ([]*workflow.Workflow, *stepmap.Map, diag.List) {
 	var w *workflow.Workflow
 	if f.id != "" {
 		ref, err := ident.ParseRef(ident.Dotted, f.id)
@@ -147,8 +146,11 @@ func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags) ([]*workfl
 		}
 		return all, nil, nil
 	}
-	readMap := func(p string) ([]byte, error) { return readInput(cmd, "--map", p, maxMapFile) }
-	sel, ds := stepmap.Select(f.mapRef, t.StepMapList(), readMap)
+	arg, ds := readMapFlag(cmd, f.mapRef, t.StepMapList(), sources)
+	if ds != nil {
+		return nil, nil, ds
+	}
+	sel, ds := stepmap.Select(arg.name, t.StepMapList(), arg.read)
 	if sel == nil || ds.HasErrors() {
 		return nil, nil, ds
 	}
@@ -159,7 +161,7 @@ func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags) ([]*workfl
 		}
 		w = pinned
 	}
-	m, mds := compiler.SelectMap(f.mapRef, t.StepMapList(), w, readMap)
+	m, mds := compiler.SelectMap(arg.name, t.StepMapList(), w, arg.read)
 	ds = mds
 	if m == nil || ds.HasErrors() {
 		return nil, nil, ds

@@ -157,7 +157,7 @@ func runFlow(cmd *cobra.Command, f flowFlags) error {
 	}
 	opts := compiler.Options{MaxAttempts: f.maxAttempts}
 	if f.mapRef != "" {
-		m, mds := selectFlowMap(cmd, f.mapRef, maps, w)
+		m, mds := selectMapFlag(cmd, f.mapRef, maps, w, sources)
 		ds.Extend(mds)
 		if mds.HasErrors() {
 			return reportDiagnostics(stderr, ds, sources)
@@ -173,22 +173,6 @@ func runFlow(cmd *cobra.Command, f flowFlags) error {
 		_ = writeText(stderr, ds.Sorted(), sources)
 	}
 	return emitDocument(cmd, f.out, f.check, out)
-}
-
-// selectFlowMap selects --map x (documents.md §8.5): the file x when
-// something other than a directory is there (or standard input for `-`),
-// read through readInput, so a named pipe or a device is refused rather
-// than taken for an id; otherwise the id of one of maps.
-func selectFlowMap(cmd *cobra.Command, x string, maps []*stepmap.Map, w *workflow.Workflow) (*stepmap.Map, diag.List) {
-	notAFile := func(string) ([]byte, error) { return nil, os.ErrNotExist }
-	if st, err := os.Stat(x); x != stdio && (err != nil || st.IsDir()) {
-		return compiler.SelectMap(x, maps, w, notAFile)
-	}
-	data, err := readInput(cmd, "--map", x, yamldoc.MaxFileSize)
-	if err != nil {
-		return nil, diag.List{tree.ReadError(inputName(x), err)}
-	}
-	return compiler.SelectMap(inputName(x), nil, w, func(string) ([]byte, error) { return data, nil })
 }
 
 // loadForFlow finds the workflow (and the tree's step maps) the command

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/instruct"
@@ -19,8 +18,6 @@ import (
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
-	"github.com/aepflow/aepflow/workflow"
-	"github.com/aepflow/aepflow/yamldoc"
 )
 
 func init() { register(newInstructCmd) }
@@ -126,8 +123,6 @@ type instructRun struct {
 	f       instructFlags
 	tree    *tree.Tree
 	sources diag.Sources
-	// inputs are the files the run read, which it must never write.
-	inputs []string
 }
 
 // runInstruct loads the tree and writes (or checks) one document or a
@@ -140,7 +135,7 @@ func runInstruct(cmd *cobra.Command, f instructFlags) error {
 			r.sources[name] = data
 		}
 		for _, file := range t.Files {
-			r.inputs = append(r.inputs, file.Path)
+			noteInputs(cmd, file.Path)
 		}
 	}
 	if ds.HasErrors() || t == nil {
@@ -188,7 +183,7 @@ func (r *instructRun) one() error {
 	var m *stepmap.Map
 	if r.f.mapRef != "" {
 		var ds diag.List
-		if m, ds = r.selectMap(w); ds.HasErrors() {
+		if m, ds = selectMapFlag(r.cmd, r.f.mapRef, r.tree.StepMapList(), w, r.sources); ds.HasErrors() {
 			return r.refuse(ds...)
 		}
 		if len(ds) > 0 {
@@ -209,30 +204,6 @@ func (r *instructRun) one() error {
 	return nil
 }
 
-// selectMap selects --map as documents.md §8.5 says (an existing file,
-// else a map id of the tree) and cross-validates it against w. A file that
-// exists but cannot be read within the bound is refused as what it is,
-// not mistaken for an id.
-func (r *instructRun) selectMap(w *workflow.Workflow) (*stepmap.Map, diag.List) {
-	x := r.f.mapRef
-	var data []byte
-	if _, statErr := os.Stat(x); statErr == nil {
-		var err error
-		if data, err = readInput(r.cmd, "--map", x, yamldoc.MaxFileSize); err != nil {
-			return nil, diag.List{fileError(x, err)}
-		}
-		r.sources[x] = data
-		r.inputs = append(r.inputs, x)
-	}
-	readFile := func(path string) ([]byte, error) {
-		if data != nil && path == x {
-			return data, nil
-		}
-		return nil, fs.ErrNotExist
-	}
-	return compiler.SelectMap(x, r.tree.StepMapList(), w, readFile)
-}
-
 // fileError is the diagnostic of a file the command cannot read or write:
 // input_too_large for an input over the bound, io_error otherwise; an fsio
 // refusal says why in its own words.
@@ -249,9 +220,10 @@ func fileError(path string, err error) diag.Diagnostic {
 }
 
 // write writes one output file atomically, creating missing parent
-// directories, never onto one of the run's inputs.
+// directories, never onto one of the command's inputs (the tree's files,
+// a --map file).
 func (r *instructRun) write(path string, data []byte) error {
-	return fsio.WriteFile(path, data, fsio.WriteOptions{Inputs: r.inputs, MakeDirs: true})
+	return fsio.WriteFile(path, data, fsio.WriteOptions{Inputs: stateOf(r.cmd).inputs, MakeDirs: true})
 }
 
 // outputs are the files directory mode writes, in write order: the

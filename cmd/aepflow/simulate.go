@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/aepflow/aepflow/analysis"
-	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/stepmap"
@@ -108,7 +107,7 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	}
 	var m *stepmap.Map
 	if f.mapRef != "" {
-		sel, mds := compiler.SelectMap(f.mapRef, t.StepMapList(), w, func(p string) ([]byte, error) { return readInput(cmd, "--map", p, maxMapFile) })
+		sel, mds := selectMapFlag(cmd, f.mapRef, t.StepMapList(), w, sources)
 		if sel == nil || mds.HasErrors() {
 			return reportDiagnostics(stderr, mds, sources)
 		}
