@@ -53,8 +53,8 @@ The output is byte-stable, fit to commit. See docs/instruct.md.
 
 The whole tree is loaded and validated first; any error refuses the command.
 
-With --id, one document: to stdout, or to the file --out (missing parent
-directories are created; its path is printed). Without --id, every workflow of
+With --id, one document: to stdout (also --out -), or to the file --out (missing
+parent directories are created; its path is printed). Without --id, every workflow of
 the tree, into the directory --out: <workflow id>.md each (adp/default ->
 adp/default.md), then the index README.md; each path is printed as it is
 written. Nothing is ever deleted. --map (a file, or the id of a map under the
@@ -89,8 +89,8 @@ error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR`")
 	fl.StringVar(&f.id, "id", "", "workflow reference, `REF` = <id> or <id>/<major>; without it, every workflow")
-	fl.StringVar(&f.mapRef, "map", "", "step map: a `FILE`, or the id of a map under the tree's drivers/ (needs --id)")
-	fl.StringVar(&f.out, "out", "", "with --id: write the document to `PATH`; without: write every document into the directory PATH")
+	fl.StringVar(&f.mapRef, "map", "", "step map: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`; needs --id)")
+	fl.StringVar(&f.out, "out", "", "with --id: write the document to `PATH` (- for stdout); without: write every document into the directory PATH")
 	fl.StringVar(&f.format, "format", "markdown", "output `FORMAT`: markdown (the only one)")
 	fl.BoolVar(&f.check, "check", false, "compare with --out instead of writing; exit 1 with a diff when stale, missing or orphaned")
 	completeRoot(cmd)
@@ -108,8 +108,10 @@ func (f instructFlags) validate() error {
 		return checkEnum("format", f.format, instructFormats)
 	case f.mapRef != "" && f.id == "":
 		return usageError("--map needs --id: a step map is written against one workflow")
-	case f.check && f.out == "":
+	case f.check && (f.out == "" || f.out == stdio):
 		return usageError("--check compares with --out: give --out (a file with --id, a directory without)")
+	case f.out == stdio && f.id == "":
+		return usageError("--out - is standard output, which takes one document: give --id, or a directory for every workflow")
 	}
 	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
 		return usageError("--root %q is not a directory", f.root)

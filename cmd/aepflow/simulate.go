@@ -66,7 +66,7 @@ failure, 4 the run blocked, 5 a visit budget was exhausted.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
 	fl.StringVar(&f.id, "id", "", "workflow reference `REF` (required)")
-	fl.StringVar(&f.mapRef, "map", "", "step map `ID|FILE` (visit budgets)")
+	fl.StringVar(&f.mapRef, "map", "", "step map whose visit budgets apply: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`)")
 	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence or scenario document `FILE`, repeatable, read in order (required)")
 	fl.StringVar(&f.task, "task", "", "task document `FILE` to resolve instead of the bare plan")
 	fl.IntVar(&f.maxVisits, "max-visits", 0, "visit budget `N` of every state (at least 1)")
