@@ -54,6 +54,7 @@ facts can take, possibility is confirmed by the engine's own evaluator, and
 where a bound stops a decision, analysis_incomplete says so.
 Codes: docs/codes-analysis.md. With --out the report is written atomically
 to FILE (- is stdout) and its path printed; the exit code is the same.
+Without --format, an --out named .json, .sarif or .txt names the format.
 
 Exit codes: 0 no error-severity finding (warnings allowed), 1 at least one
 error, or the tree, workflow or map refused, 2 usage error, 3 internal
@@ -73,7 +74,7 @@ failure.`,
 	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
 	fl.StringVar(&f.id, "id", "", "workflow reference `REF` (default: every workflow, or the one --map pins)")
 	fl.StringVar(&f.mapRef, "map", "", "step map to judge the moves under: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`)")
-	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or sarif")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or sarif (default: the one --out's extension names, else text)")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` (atomically; - is stdout) instead of stdout")
 	completeRoot(cmd)
 	completeFormats(cmd, outputFormats...)
@@ -84,6 +85,10 @@ failure.`,
 
 func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	if err := checkEnum("format", f.format, outputFormats); err != nil {
+		return err
+	}
+	var err error
+	if f.format, err = formatFromOut(f.out, f.format, cmd.Flags().Changed("format"), outputFormats, reportExtensions); err != nil {
 		return err
 	}
 	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -163,6 +164,40 @@ func describeFlagType(typ string) string {
 		return "a duration such as 30s or 2m"
 	}
 	return "a " + typ
+}
+
+// reportExtensions maps the extensions of --out to the report format they
+// name, for the commands that print a report (analyze, simulate, diff):
+// each accepts the ones among its own formats.
+var reportExtensions = map[string]string{
+	".json": "json", ".sarif": "sarif", ".md": "markdown", ".markdown": "markdown", ".txt": "text",
+}
+
+// formatFromOut returns the format a command writes to --out (issue 11
+// item 6): --format when it was given (set), else the one out's extension
+// names among formats (by extensions), else format (the default). An
+// extension that names another of formats than the --format given is a
+// usage error, so that nothing is written; an extension that names none of
+// them (or none at all) leaves the format to --format. Standard output
+// (out "" or `-`) has no extension.
+func formatFromOut(out, format string, set bool, formats []string, extensions map[string]string) (string, error) {
+	if out == "" || out == stdio {
+		return format, nil
+	}
+	byName, known := extensions[strings.ToLower(filepath.Ext(out))]
+	switch {
+	case !known || !slices.Contains(formats, byName) || byName == format:
+		return format, nil
+	case set:
+		return "", contradiction(format, out, byName)
+	}
+	return byName, nil
+}
+
+// contradiction is the one wording of a --format that an --out's extension
+// contradicts.
+func contradiction(format, out, byName string) error {
+	return usageError("--format %s contradicts --out %s, which names %s", format, out, byName)
 }
 
 // fixedCompletion completes a flag or argument from a fixed list of values.

@@ -75,7 +75,8 @@ Both sides must validate; a side that does not is refused with its diagnostics.
 Output: text, json (the change set; with --against, the changed documents plus
 the ids added, removed and unchanged) or markdown (a summary table and a
 section per document, for a pull-request comment). --out writes it to a file
-atomically (- is stdout).
+atomically (- is stdout); without --format, an --out named .json, .md or .txt
+names the format.
 
 Exit codes: 0 both sides read and compared, no change; 1 changes (the report
 is printed), a side refused (diagnostics on stderr, no report), or the report
@@ -94,7 +95,7 @@ an unknown revision), so whether anything changed is undecided.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.against, "against", "", "compare the tree at --root with the same tree at git revision `REV`")
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR` (with --against)")
-	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or markdown")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or markdown (default: the one --out's extension names, else text)")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` atomically (- is stdout)")
 	completeRoot(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
@@ -104,6 +105,10 @@ an unknown revision), so whether anything changed is undecided.`,
 // validate checks the command line before anything is read.
 func (f *diffFlags) validate(cmd *cobra.Command, args []string) error {
 	if err := checkEnum("format", f.format, diffFormats); err != nil {
+		return err
+	}
+	var err error
+	if f.format, err = formatFromOut(f.out, f.format, cmd.Flags().Changed("format"), diffFormats, reportExtensions); err != nil {
 		return err
 	}
 	if f.against != "" {

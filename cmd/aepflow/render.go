@@ -145,7 +145,7 @@ func (f *renderFlags) formatFromOut() error {
 	case !known && !f.formatSet:
 		return usageError("cannot tell the format from --out %s: give --format (svg, png, dot or mermaid), or name the file .svg, .png, .dot or .mmd", f.out)
 	case known && f.formatSet && byName != f.format:
-		return usageError("--format %s contradicts --out %s, which names %s", f.format, f.out, byName)
+		return contradiction(f.format, f.out, byName)
 	case known:
 		f.format = byName
 	}

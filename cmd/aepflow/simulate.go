@@ -51,8 +51,9 @@ scenario document (format: aep.scenario/1; docs/simulate.md). Without --task
 the run is under a bare plan: no principles, no completion set. With --task
 the task is resolved as evaluate resolves it; its profile's workflow must be
 --id's. With --out the run is written atomically to FILE (- is stdout) and
-its path printed; the exit code is the same. Every state may be entered at most its visit budget times
-(--max-visits, else the map's visit_budget, else 3).
+its path printed; the exit code is the same; without --format, an --out
+named .json or .txt names the format. Every state may be entered at most
+its visit budget times (--max-visits, else the map's visit_budget, else 3).
 
 Exit codes: 0 the run completed, 1 a document, task, map or scenario could
 not be read or resolved (diagnostics on stderr), 2 usage error, 3 internal
@@ -70,7 +71,7 @@ failure, 4 the run blocked, 5 a visit budget was exhausted.`,
 	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence or scenario document `FILE`, repeatable, read in order (required)")
 	fl.StringVar(&f.task, "task", "", "task document `FILE` to resolve instead of the bare plan")
 	fl.IntVar(&f.maxVisits, "max-visits", 0, "visit budget `N` of every state (at least 1)")
-	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text or json")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text or json (default: the one --out's extension names, else text)")
 	fl.StringVar(&f.out, "out", "", "write the run to `FILE` (atomically; - is stdout) instead of stdout")
 	completeRoot(cmd)
 	completeFormats(cmd, simulateFormats...)
@@ -87,6 +88,10 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 		return err
 	}
 	if err := checkEnum("format", f.format, simulateFormats); err != nil {
+		return err
+	}
+	var err error
+	if f.format, err = formatFromOut(f.out, f.format, cmd.Flags().Changed("format"), simulateFormats, reportExtensions); err != nil {
 		return err
 	}
 	if cmd.Flags().Changed("max-visits") && (f.maxVisits < 1 || f.maxVisits > analysis.MaxVisitBudget) {

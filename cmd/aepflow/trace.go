@@ -547,5 +547,5 @@ func evidenceFormat(format string, set bool, out string) (string, error) {
 	case format == "text" && byName == "yaml", format == byName:
 		return format, nil
 	}
-	return "", usageError("--format %s contradicts --out %s, which names %s", format, out, byName)
+	return "", contradiction(format, out, byName)
 }
