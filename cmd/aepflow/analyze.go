@@ -77,6 +77,7 @@ failure.`,
 	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or sarif (default: the one --out's extension names, else text)")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` (atomically; - is stdout) instead of stdout")
 	completeRoot(cmd)
+	readsStdin(cmd, "map")
 	completeFormats(cmd, outputFormats...)
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)

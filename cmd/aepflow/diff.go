@@ -98,6 +98,7 @@ an unknown revision), so whether anything changed is undecided.`,
 	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or markdown (default: the one --out's extension names, else text)")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` atomically (- is stdout)")
 	completeRoot(cmd)
+	argsReadStdin(cmd, "OLD", "NEW")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
 	return cmd
 }

@@ -71,6 +71,7 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 	fl.StringVar(&f.format, "format", "", "output `FORMAT`: yaml or json (default: the one --out's extension names, else yaml)")
 	fl.BoolVar(&f.check, "check", false, "compare with the --out file instead of writing; exit 1 with a diff when stale")
 	completeRoot(cmd)
+	readsStdin(cmd, "workflow", "map")
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(flowFormats...))

@@ -94,6 +94,7 @@ error.`,
 	fl.StringVar(&f.format, "format", "markdown", "output `FORMAT`: markdown (the only one)")
 	fl.BoolVar(&f.check, "check", false, "compare with --out instead of writing; exit 1 with a diff when stale, missing or orphaned")
 	completeRoot(cmd)
+	readsStdin(cmd, "map")
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(instructFormats...))

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/aepflow/aepflow/internal/fsio"
 )
@@ -62,6 +64,68 @@ func inputName(path string) string {
 		return stdinName
 	}
 	return path
+}
+
+// stdinAnnotation marks a flag whose value `-` reads standard input; on a
+// command, it names its arguments for the same rule (one name for every
+// argument, "FILE", or one per position, "OLD NEW").
+const stdinAnnotation = "aepflow-stdin"
+
+// readsStdin marks the flags of cmd whose value `-` is standard input, so
+// that checkStdinOnce can refuse a second `-` before anything is read.
+func readsStdin(cmd *cobra.Command, flags ...string) {
+	for _, name := range flags {
+		if err := cmd.Flags().SetAnnotation(name, stdinAnnotation, []string{"true"}); err != nil {
+			panic(err) // a flag name misspelt in the code
+		}
+	}
+}
+
+// argsReadStdin names the arguments of cmd, whose `-` is standard input:
+// names is one name for every argument ("FILE") or one per position
+// ("OLD", "NEW").
+func argsReadStdin(cmd *cobra.Command, names ...string) {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[stdinAnnotation] = strings.Join(names, " ")
+}
+
+// checkStdinOnce refuses, as a usage error and before anything is read, a
+// command line that names `-` as an input more than once (flags marked by
+// readsStdin, in name order, then arguments named by argsReadStdin):
+// standard input can be read once. takeStdin stays the guard of the read
+// itself.
+func checkStdinOnce(cmd *cobra.Command, args []string) error {
+	var claims []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Changed || f.Annotations[stdinAnnotation] == nil {
+			return
+		}
+		values := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			values = sv.GetSlice()
+		}
+		for _, v := range values {
+			if v == stdio {
+				claims = append(claims, "--"+f.Name)
+			}
+		}
+	})
+	if names := strings.Fields(cmd.Annotations[stdinAnnotation]); len(names) > 0 {
+		for i, a := range args {
+			if a == stdio {
+				claims = append(claims, names[min(i, len(names)-1)])
+			}
+		}
+	}
+	switch {
+	case len(claims) < 2:
+		return nil
+	case claims[0] == claims[1]:
+		return usageError("%s - is given twice: standard input can be read once", claims[0])
+	}
+	return usageError("%s - and %s - both ask for standard input, which can be read once", claims[0], claims[1])
 }
 
 // takeStdin claims standard input for what (a flag or argument name); a

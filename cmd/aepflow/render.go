@@ -104,7 +104,7 @@ error.`,
 	fl.StringVar(&f.format, "format", "svg", "output `FORMAT`: svg, png, dot or mermaid")
 	fl.StringVar(&f.out, "out", "", "write to `FILE` (atomically; - for stdout) and print its path")
 	fl.StringVar(&f.run, "run", "", "overlay run `TASK/N` of the project found from the working directory")
-	fl.StringVar(&f.state, "snapshot", "", "overlay the run in this engine snapshot `FILE`")
+	fl.StringVar(&f.state, "snapshot", "", "overlay the run in this engine snapshot `FILE` (- for stdin)")
 	// --state was the flag's first name; evaluate's --state names a state,
 	// so the file is --snapshot everywhere and --state stays as an alias.
 	fl.StringVar(&f.state, "state", "", "the same as --snapshot")
@@ -113,6 +113,7 @@ error.`,
 	fl.BoolVar(&f.check, "check", false, "with --out: exit 1 with a diff when the file is stale; write nothing")
 	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "give up on an svg or png layout that takes longer than this `DURATION`")
 	completeRoot(cmd)
+	readsStdin(cmd, "snapshot", "state")
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(renderFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("clusters", fixedCompletion("phases"))

@@ -122,7 +122,9 @@ func guardRun(runE func(*cobra.Command, []string) error) func(*cobra.Command, []
 				err = exitWith(internalExit(cmd), fmt.Errorf("%s: internal error: %v (a bug in aepflow; please report it)", where, r))
 			}
 		}()
-		err = runE(cmd, args)
+		if err = checkStdinOnce(cmd, args); err == nil {
+			err = runE(cmd, args)
+		}
 		var ee *exitError
 		if err != nil && !errors.As(err, &ee) {
 			err = exitWith(exitProblems, err)

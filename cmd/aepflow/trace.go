@@ -96,6 +96,7 @@ or unreadable, 2 on a malformed command line.`,
 	}
 	cmd.Flags().StringArrayVar(&transcripts, "transcript", nil, "transcript `FILE` or directory of *.jsonl to read (repeatable; - is standard input)")
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text or json")
+	readsStdin(cmd, "transcript")
 	completeFormats(cmd, "text", "json")
 	return cmd
 }
@@ -160,6 +161,7 @@ undecided, else 0.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json or junit")
 	cmd.Flags().BoolVar(&redact, "redact", false, "cite event indices and digests only, never transcript text")
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
+	readsStdin(cmd, "spec", "transcript")
 	completeFormats(cmd, "text", "json", "junit")
 	return cmd
 }
@@ -235,6 +237,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 	cmd.Flags().StringVar(&observedAt, "observed-at", "", "observation time: `DATE` (YYYY-MM-DD) or epoch milliseconds (default now)")
 	cmd.Flags().StringVar(&out, "out", "", "write the records to `FILE` instead of stdout (- is stdout)")
 	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
+	readsStdin(cmd, "spec", "transcript")
 	completeFormats(cmd, "yaml", "json", "text")
 	return cmd
 }

@@ -92,6 +92,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json or sarif")
 	cmd.Flags().StringVar(&kind, "kind", "", "`KIND` of every FILE, instead of detecting it")
 	completeRoot(cmd)
+	argsReadStdin(cmd, "FILE")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(outputFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("kind", fixedCompletion(kindNames...))
 	return cmd
