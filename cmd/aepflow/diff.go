@@ -130,9 +130,6 @@ func (f *diffFlags) validate(cmd *cobra.Command, args []string) error {
 	if len(args) != 2 {
 		return usageError("diff needs OLD and NEW (got %d files), or --against REV", len(args))
 	}
-	if args[0] == "-" && args[1] == "-" {
-		return usageError("only one of OLD and NEW can be - (standard input)")
-	}
 	return nil
 }
 
