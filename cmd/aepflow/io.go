@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -227,9 +229,67 @@ func writeOutput(cmd *cobra.Command, out string, data []byte, makeDirs bool) err
 // which is not a usage error.
 func writeStdout(cmd *cobra.Command, data []byte) error {
 	if _, err := cmd.OutOrStdout().Write(data); err != nil {
-		return exitWith(exitProblems, fmt.Errorf("cannot write to standard output: %v", errText(err)))
+		return exitWith(exitProblems, stdoutFailed(err))
 	}
 	return nil
+}
+
+// stdoutError is a failed write to standard output, in the project's
+// words ("cannot write to standard output: no space left on device"),
+// never Go's ("write /dev/stdout: …").
+type stdoutError struct{ err error }
+
+func (e *stdoutError) Error() string { return "cannot write to standard output: " + errText(e.err) }
+func (e *stdoutError) Unwrap() error { return e.err }
+
+// stdoutFailed returns err as a *stdoutError, unless it already is one.
+func stdoutFailed(err error) error {
+	var se *stdoutError
+	if errors.As(err, &se) {
+		return se
+	}
+	return &stdoutError{err: err}
+}
+
+// stdoutWriter is standard output as every command sees it. It remembers
+// the first failed write, so that run exits 1 even where the write's error
+// was dropped (cobra's help and completion scripts drop theirs), and it
+// fails every write after that one: the output is already incomplete.
+type stdoutWriter struct {
+	mu  sync.Mutex // trace suites judge transcripts in parallel
+	w   io.Writer
+	err error
+}
+
+func (s *stdoutWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = stdoutFailed(err)
+		return n, s.err
+	}
+	return n, nil
+}
+
+// failed returns the first failed write's error, or nil.
+func (s *stdoutWriter) failed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// osFile returns the file behind w (a terminal, maybe), looking through
+// the stdoutWriter.
+func osFile(w io.Writer) (*os.File, bool) {
+	if s, ok := w.(*stdoutWriter); ok {
+		w = s.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }
 
 // errText returns an error's message without Go's "write /dev/stdout:"

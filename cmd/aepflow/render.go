@@ -187,7 +187,7 @@ func (f *renderFlags) validate() error {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := osFile(w)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 

@@ -260,7 +260,15 @@ func internalExit(cmd *cobra.Command) int {
 
 // run executes the command line args and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return execute(newRootCmd(stdin, stdout, stderr), args, stderr)
+	out := &stdoutWriter{w: stdout}
+	code := execute(newRootCmd(stdin, out, stderr), args, stderr)
+	if err := out.failed(); err != nil && code == exitOK {
+		// The command could not deliver what it printed, though it
+		// did not notice (help, completion): not "done".
+		fmt.Fprintf(stderr, "aepflow: %v\n", err)
+		return exitProblems
+	}
+	return code
 }
 
 // execute runs the command tree root on args and returns the exit code,
@@ -285,9 +293,13 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 		return ee.code
 	}
 	// cobra's own errors (unknown command, bad arguments) are usage
-	// errors; under drive, where exit 2 must carry a reason, they are
-	// "cannot answer".
+	// errors, but for a failed write (--version's); under drive, where
+	// exit 2 must carry a reason, they are "cannot answer".
 	fmt.Fprintf(stderr, "aepflow: %v\n", err)
+	var se *stdoutError
+	if errors.As(err, &se) {
+		return exitProblems
+	}
 	if cmd != nil && underDrive(cmd) {
 		return hookCannot
 	}
