@@ -295,6 +295,7 @@ func loadRevisionTree(ctx context.Context, root, rev string, sources diag.Source
 	var ds diag.List
 	var wanted []gitrev.Entry
 	var kinds []tree.Kind
+	var total int64
 	for _, e := range entries {
 		kind, rel, ok := rowOf(e.Path, rows)
 		if !ok || !tree.IsDocumentPath(rel) {
@@ -307,7 +308,15 @@ func loadRevisionTree(ctx context.Context, root, rev string, sources diag.Source
 				WithHint("diff reads documents as blobs of the revision; make it a regular file"))
 		case e.Size > yamldoc.MaxFileSize:
 			ds.Add(diag.Errorf(tree.CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", e.Size, yamldoc.MaxFileSize).InFile(name))
+		case total+e.Size > maxRevisionBytes:
+			// The blobs are held at once: the revision's documents are
+			// bounded in all, as a tree on disk is, before any is read.
+			if total <= maxRevisionBytes {
+				ds.Add(tree.OverBudget(name, maxRevisionBytes))
+			}
+			total = maxRevisionBytes + 1
 		default:
+			total += e.Size
 			wanted = append(wanted, e)
 			kinds = append(kinds, kind)
 		}
@@ -328,6 +337,10 @@ func loadRevisionTree(ctx context.Context, root, rev string, sources diag.Source
 	maps.Copy(sources, t.Sources)
 	return t, append(ds, tds...)
 }
+
+// maxRevisionBytes bounds the documents read from one git revision in all:
+// the tree's bound (a variable so that a test can lower it).
+var maxRevisionBytes int64 = tree.MaxTreeBytes
 
 // rowOf finds the row directory path lies under and returns its kind and
 // the path below it.

@@ -11,6 +11,7 @@ import (
 	"github.com/aepflow/aepflow/flow"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/gitrev"
 	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/project"
@@ -27,21 +28,23 @@ func TestSecurityBounds(t *testing.T) {
 	rows := testkit.TableRows(t, "../../docs/security.md", "## Bounds")
 	size := fsio.FormatSize
 	for first, want := range map[string]string{
-		"AEP document (tree file, `validate FILE`, `flow --workflow`, `--map FILE`, `drivers/`)": size(yamldoc.MaxFileSize),
-		"AEP document nesting":                                                         fmt.Sprintf("%d levels", yamldoc.MaxDepth),
-		"a tree's documents in all":                                                    size(tree.MaxTreeBytes),
-		"task document (`--task`, the project's task)":                                 size(yamldoc.MaxFileSize),
-		"evidence document (`evaluate --evidence`)":                                    size(yamldoc.MaxFileSize) + " each",
-		"evidence documents of one `evaluate` in all":                                  size(maxEvidenceBytes),
-		"engine snapshot (`evaluate --snapshot`, `render --snapshot`)":                 size(yamldoc.MaxFileSize),
-		"`project.yaml`":                                                               size(yamldoc.MaxFileSize),
-		"planning file (`planning/<dir>/<name>.md`)":                                   size(artifact.MaxPlanningFile),
-		"a planning store in all":                                                      size(artifact.MaxStoreBytes),
-		"run file (`state.json`, manifest, snapshot, cursor, `launch.json`)":           size(project.MaxRunFile) + " (a snapshot is then decoded under the document bound, " + size(yamldoc.MaxFileSize) + ")",
-		"flow document (`plan --flow`)":                                                size(flow.MaxSize),
-		"flow document nesting":                                                        fmt.Sprintf("%d levels", flow.MaxDepth),
-		"the hook's stdin":                                                             size(transition.MaxStdin),
-		"the `--out` file `--check` compares with":                                     size(maxCheckedFile),
+		"AEP document (tree file, `validate FILE`, `flow --workflow`, `--map FILE`, `drivers/`, `diff OLD NEW`, a file of `diff --against`'s revision)": size(yamldoc.MaxFileSize),
+		"a git revision's documents in all (`diff --against`), from git's listing before a blob is read":                                                size(maxRevisionBytes),
+		"a git revision's listing (`git ls-tree`, `diff --against`)":                                                                                    size(gitrev.MaxListing),
+		"AEP document nesting":                                               fmt.Sprintf("%d levels", yamldoc.MaxDepth),
+		"a tree's documents in all":                                          size(tree.MaxTreeBytes),
+		"task document (`--task`, the project's task)":                       size(yamldoc.MaxFileSize),
+		"evidence document (`evaluate --evidence`)":                          size(yamldoc.MaxFileSize) + " each",
+		"evidence documents of one `evaluate` in all":                        size(maxEvidenceBytes),
+		"engine snapshot (`evaluate --snapshot`, `render --snapshot`)":       size(yamldoc.MaxFileSize),
+		"`project.yaml`":                                                     size(yamldoc.MaxFileSize),
+		"planning file (`planning/<dir>/<name>.md`)":                         size(artifact.MaxPlanningFile),
+		"a planning store in all":                                            size(artifact.MaxStoreBytes),
+		"run file (`state.json`, manifest, snapshot, cursor, `launch.json`)": size(project.MaxRunFile) + " (a snapshot is then decoded under the document bound, " + size(yamldoc.MaxFileSize) + ")",
+		"flow document (`plan --flow`)":                                      size(flow.MaxSize),
+		"flow document nesting":                                              fmt.Sprintf("%d levels", flow.MaxDepth),
+		"the hook's stdin":                                                   size(transition.MaxStdin),
+		"the `--out` file `--check` compares with (`flow`, `render`; each file of `instruct --check`'s directory)": size(maxCheckedFile),
 		"a workflow laid out as SVG or PNG":                                            fmt.Sprintf("%d states, %d transitions", render.MaxLayoutStates, render.MaxLayoutTransitions),
 		"predicate nesting":                                                            fmt.Sprintf("%d levels", predicate.MaxDepth),
 		"scenario document (`simulate --evidence`)":                                    size(analysis.MaxScenarioFile) + " each",
