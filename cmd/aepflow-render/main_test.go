@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/aepflow/aepflow/internal/testkit"
@@ -54,6 +55,7 @@ func TestRunFailures(t *testing.T) {
 		inErr string
 	}{
 		{[]string{"--format", "jpg"}, dot, exitUsage, `unsupported format "jpg"`},
+		{[]string{"--format", "sv"}, dot, exitUsage, `unsupported format "sv"; want svg or png; did you mean "svg"?`},
 		{[]string{"extra"}, dot, exitUsage, "unexpected argument"},
 		{[]string{"--bogus"}, dot, exitUsage, "bogus"},
 		{nil, "", exitFailed, "the input holds no graph"},
@@ -75,12 +77,54 @@ func TestRunFailures(t *testing.T) {
 	}
 }
 
+// TestFormatFromOut: without --format, the picture is the one --out's
+// extension names; a contradiction is a usage error and nothing is
+// written (aepflow's rule and wording).
+func TestFormatFromOut(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "g.png")
+	var out, errb bytes.Buffer
+	if code := run([]string{"--out", png}, strings.NewReader(dot), &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if data, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("%s is not a PNG (%v)", png, err)
+	}
+	svg := filepath.Join(dir, "g.svg")
+	errb.Reset()
+	code := run([]string{"--format", "png", "--out", svg}, strings.NewReader(dot), &out, &errb)
+	if want := "aepflow-render: --format png contradicts --out " + svg + ", which names svg\n"; code != exitUsage || errb.String() != want {
+		t.Errorf("exit %d, stderr %q; want %d, %q", code, errb.String(), exitUsage, want)
+	}
+	if _, err := os.Stat(svg); !os.IsNotExist(err) {
+		t.Errorf("a refused command line wrote %s (%v)", svg, err)
+	}
+}
+
+// TestFailedStdout: a failed write to standard output is exit 1 in
+// aepflow's words, for the picture and for --version.
+func TestFailedStdout(t *testing.T) {
+	for _, args := range [][]string{nil, {"--version"}} {
+		var errb bytes.Buffer
+		code := run(args, strings.NewReader(dot), failingWriter{}, &errb)
+		if code != exitFailed || errb.String() != "aepflow-render: cannot write to standard output: no space left on device\n" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+}
+
 func TestHelp(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"--help"}, strings.NewReader(""), &out, &errb); code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	if !strings.Contains(errb.String(), "Exit codes") {
+	if !strings.Contains(errb.String(), "Exit codes") || !strings.Contains(errb.String(), "Examples:") {
 		t.Errorf("help lacks the exit codes: %s", errb.String())
 	}
 }
