@@ -55,7 +55,9 @@ What the hook will meet is checked first, so that a typo is refused here
 rather than by every later call: the project must exist, and a --map must
 resolve (a file holding a valid step map, or a step-map id of the tree's
 drivers/) and, when the task resolves, fit its workflow. The run, the task
-and the store are not required yet.
+and the store are not required yet, but a --task that exists must be a
+regular file; --task - and --map - are refused (the hook's standard input is
+the harness's JSON).
 
 Exit codes: 0 written, 1 no project, a --map that does not resolve, a --task
 that is not a regular file, or the file could not be written, 2 usage error.`,
