@@ -11,6 +11,7 @@ import (
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/spf13/cobra"
 )
 
@@ -26,7 +27,7 @@ const (
 )
 
 // maxTaskFile bounds a task document.
-const maxTaskFile = 4 << 20
+const maxTaskFile = yamldoc.MaxFileSize
 
 type simulateFlags struct {
 	root, id, mapRef, task, format, out string
@@ -123,7 +124,7 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	for _, name := range f.evidence {
 		data, err := readInput(cmd, "--evidence", name, analysis.MaxScenarioFile)
 		if err != nil {
-			return reportDiagnostics(stderr, diag.List{ioError(inputName(name), err)}, sources)
+			return reportDiagnostics(stderr, diag.List{readError(name, err)}, sources)
 		}
 		sources[inputName(name)] = data
 		files = append(files, analysis.ScenarioFile{Name: inputName(name), Data: data})
@@ -164,6 +165,15 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	return nil
 }
 
+// readError is the diagnostic of a --evidence or --task file that could
+// not be read, worded as a tree file's or a --map file's (tree.ReadError):
+// `cannot read the file: it is a named pipe, not a regular file`, or
+// input_too_large with the file's size (both bounds are the document
+// bound, yamldoc.MaxFileSize, which tree.ReadError names).
+func readError(path string, err error) diag.Diagnostic {
+	return tree.ReadError(inputName(path), err)
+}
+
 // simulationPlan resolves --task with the scenario's facts appended to its
 // constraints.facts; nil without --task (the bare plan).
 func simulationPlan(cmd *cobra.Command, t *tree.Tree, w *workflow.Workflow, taskFile string, sc *analysis.Scenario, sources diag.Sources) (*engine.Plan, diag.List) {
@@ -172,7 +182,7 @@ func simulationPlan(cmd *cobra.Command, t *tree.Tree, w *workflow.Workflow, task
 	}
 	data, err := readInput(cmd, "--task", taskFile, maxTaskFile)
 	if err != nil {
-		return nil, diag.List{ioError(inputName(taskFile), err)}
+		return nil, diag.List{readError(taskFile, err)}
 	}
 	taskFile = inputName(taskFile)
 	sources[taskFile] = data
