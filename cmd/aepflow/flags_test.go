@@ -25,7 +25,6 @@ func TestFlagVocabulary(t *testing.T) {
 		"aepflow drive transition": "the hook's output is fixed by its protocol",
 		"aepflow hooks":            "writes a file and prints its path",
 		"aepflow lsp":              "speaks the Language Server Protocol; its output is fixed by the protocol",
-		"aepflow schema":           "prints a JSON Schema, or the list of names",
 	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
