@@ -128,7 +128,7 @@ func (f *diffFlags) validate(cmd *cobra.Command, args []string) error {
 		return usageError("--root is for --against; two files are compared on their own")
 	}
 	if len(args) != 2 {
-		return usageError("diff needs OLD and NEW (got %d files), or --against REV", len(args))
+		return usageError("diff needs OLD and NEW (got %s), or --against REV", count(len(args), "file"))
 	}
 	return nil
 }

@@ -71,6 +71,9 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 					return checkEnum("kind", kind, kindNames)
 				}
 			}
+			if kind != "" && len(files) == 0 {
+				return usageError("--kind is for FILE arguments: a tree's documents are told apart by their directories")
+			}
 			var diags diag.List
 			var sources diag.Sources
 			var count int
