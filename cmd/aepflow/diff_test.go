@@ -156,3 +156,15 @@ func TestDiffAgainstBoundsTheRevisionInAll(t *testing.T) {
 		t.Errorf("within the bound: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
 	}
 }
+
+// TestDiffAgainstSuggestsARevision: a misspelt revision is looked up among
+// HEAD, the branches and the tags, with a "did you mean".
+func TestDiffAgainstSuggestsARevision(t *testing.T) {
+	dir := gitRepo(t, nil)
+	for rev, want := range map[string]string{"HEED": `"HEED"; did you mean "HEAD"?`, "mian": `"mian"; did you mean "main"?`} {
+		code, stdout, stderr := runDiffCmd(t, "--root", filepath.Join(dir, "tree"), "--against", rev)
+		if code != exitUndecided || stdout != "" || !strings.Contains(stderr, "the repository has no revision "+want+" [git_error]") {
+			t.Errorf("--against %s: exit %d\nstdout %q\nstderr %q", rev, code, stdout, stderr)
+		}
+	}
+}
