@@ -30,6 +30,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -82,7 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "write the picture to this file (atomically; - for stdout) instead of stdout")
 	timeout := fs.Duration("timeout", DefaultTimeout, "give up on a layout that takes longer than this")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: aepflow-render [--format svg|png] [--out FILE] [--timeout DURATION] < graph.dot\n       aepflow-render --version\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: aepflow-render [--format svg|png] [--out FILE] [--timeout DURATION] < graph.dot\n       aepflow-render --version\n\n"+
 			"Lays out DOT text read on stdin and draws it as SVG or PNG (the format --out's\n"+
 			"extension names, when --format is not given).\n"+
 			"Exit codes: 0 written, 1 render or write failed (or took longer than --timeout), 2 usage error.\n\n"+
@@ -91,10 +92,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"  aepflow render --root tree --id demo/w --format dot | aepflow-render --out w.png\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
+	// The flag package prints its error, then the whole usage; a usage
+	// error is one line here, as in aepflow (--help prints the usage).
+	var parseOut bytes.Buffer
+	fs.SetOutput(&parseOut)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		_, _ = stderr.Write(parseOut.Bytes())
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "aepflow-render: %s (see aepflow-render --help)\n", strings.Replace(err.Error(), "flag provided but not defined:", "unknown flag", 1))
 		return exitUsage
 	}
 	if *showVersion {

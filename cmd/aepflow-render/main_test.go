@@ -57,7 +57,8 @@ func TestRunFailures(t *testing.T) {
 		{[]string{"--format", "jpg"}, dot, exitUsage, `unsupported format "jpg"`},
 		{[]string{"--format", "sv"}, dot, exitUsage, `unsupported format "sv"; want svg or png; did you mean "svg"?`},
 		{[]string{"extra"}, dot, exitUsage, "unexpected argument"},
-		{[]string{"--bogus"}, dot, exitUsage, "bogus"},
+		{[]string{"--bogus"}, dot, exitUsage, "aepflow-render: unknown flag -bogus (see aepflow-render --help)\n"},
+		{[]string{"--timeout", "5x"}, dot, exitUsage, "aepflow-render: invalid value \"5x\" for flag -timeout: parse error (see aepflow-render --help)\n"},
 		{nil, "", exitFailed, "the input holds no graph"},
 		{nil, "  \n\t\n", exitFailed, "the input holds no graph"},
 		{[]string{"--format", "png"}, "// just a comment\n/* and another */\n", exitFailed, "the input holds no graph"},
@@ -73,6 +74,9 @@ func TestRunFailures(t *testing.T) {
 		}
 		if !strings.Contains(errb.String(), c.inErr) {
 			t.Errorf("%v: stderr %q lacks %q", c.args, errb.String(), c.inErr)
+		}
+		if c.code == exitUsage && strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("%v: a usage error is one line, not %q", c.args, errb.String())
 		}
 	}
 }
