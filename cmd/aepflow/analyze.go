@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 
 	"github.com/aepflow/aepflow/analysis"
 	"github.com/aepflow/aepflow/compiler"
@@ -92,8 +91,8 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	if f.format, err = formatFromOut(f.out, f.format, cmd.Flags().Changed("format"), outputFormats, reportExtensions); err != nil {
 		return err
 	}
-	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-		return usageError("--root %q is not a directory", f.root)
+	if err := checkRootDir(f.root); err != nil {
+		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	t, ds := tree.Load(f.root)

@@ -69,6 +69,17 @@ func writeText(w io.Writer, ds diag.List, sources diag.Sources) error {
 	return diag.TextOptions{Color: useColor(w)}.Write(w, ds, sources)
 }
 
+// checkRootDir refuses, as a usage error with one wording, a --root that is
+// not a directory (missing, a file, a pipe, a device): no tree can be read
+// from it, and reading one would only add Go's "lstat … not a directory"
+// for each of its rows.
+func checkRootDir(root string) error {
+	if info, err := os.Stat(root); err != nil || !info.IsDir() {
+		return usageError("--root %q is not a directory", root)
+	}
+	return nil
+}
+
 // checkEnum refuses a flag value outside allowed with the one wording of
 // a bad enum value: `unknown --format "yml" (want one of text, json,
 // sarif); did you mean "json"?`.

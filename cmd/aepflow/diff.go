@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -119,8 +118,8 @@ func (f *diffFlags) validate(cmd *cobra.Command, args []string) error {
 		if strings.HasPrefix(f.against, "-") {
 			return usageError("--against %q is not a revision", f.against)
 		}
-		if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-			return usageError("--root %q is not a directory", f.root)
+		if err := checkRootDir(f.root); err != nil {
+			return err
 		}
 		return nil
 	}

@@ -95,6 +95,9 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 	if f.state != "" && f.snapshot != "" {
 		return usageError("--state and --snapshot are mutually exclusive")
 	}
+	if err := checkRootDir(f.root); err != nil {
+		return err
+	}
 	stderr := cmd.ErrOrStderr()
 	now := time.Now()
 	sources := diag.Sources{}

@@ -93,6 +93,11 @@ func (f *flowFlags) validate() (compiler.Format, error) {
 	if f.id != "" && f.workflowFile != "" {
 		return "", usageError("--id and --workflow exclude each other")
 	}
+	if f.id != "" {
+		if err := checkRootDir(f.root); err != nil {
+			return "", err
+		}
+	}
 	if f.check && (f.out == "" || f.out == stdio) {
 		return "", usageError("--check compares with the --out file: give --out FILE")
 	}

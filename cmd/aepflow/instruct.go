@@ -114,8 +114,8 @@ func (f instructFlags) validate() error {
 	case f.out == stdio && f.id == "":
 		return usageError("--out - is standard output, which takes one document: give --id, or a directory for every workflow")
 	}
-	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-		return usageError("--root %q is not a directory", f.root)
+	if err := checkRootDir(f.root); err != nil {
+		return err
 	}
 	return nil
 }

@@ -179,8 +179,8 @@ func (f *renderFlags) validate() error {
 	case f.timeout <= 0:
 		return usageError("--timeout must be positive, not %v", f.timeout)
 	}
-	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-		return usageError("--root %q is not a directory", f.root)
+	if err := checkRootDir(f.root); err != nil {
+		return err
 	}
 	return nil
 }

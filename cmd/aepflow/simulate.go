@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"time"
 
 	"github.com/aepflow/aepflow/analysis"
@@ -99,8 +98,8 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	if cmd.Flags().Changed("max-visits") && (f.maxVisits < 1 || f.maxVisits > analysis.MaxVisitBudget) {
 		return usageError("--max-visits must be from 1 to %d, not %d", analysis.MaxVisitBudget, f.maxVisits)
 	}
-	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-		return usageError("--root %q is not a directory", f.root)
+	if err := checkRootDir(f.root); err != nil {
+		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	sources := diag.Sources{}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
@@ -80,8 +79,8 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 			if len(files) > 0 {
 				diags, sources, count = validateFiles(cmd, files, k)
 			} else {
-				if info, err := os.Stat(root); err != nil || !info.IsDir() {
-					return usageError("--root %q is not a directory", root)
+				if err := checkRootDir(root); err != nil {
+					return err
 				}
 				t, ds := tree.Load(root)
 				ds.Extend(t.RequireDocuments())
