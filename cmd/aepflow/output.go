@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -79,10 +80,15 @@ type mapFlag struct {
 func readMapFlag(cmd *cobra.Command, x string, maps []*stepmap.Map, sources diag.Sources) (mapFlag, diag.List) {
 	if x != stdio {
 		info, err := os.Stat(x)
+		held := slices.ContainsFunc(maps, func(m *stepmap.Map) bool { return m.ID == x })
 		switch {
+		case err != nil && !held && tree.IsDocumentPath(filepath.Base(x)):
+			// `--map steps.yaml` that is missing names a file, not an
+			// id: say so, rather than "no step map has the id".
+			return mapFlag{}, diag.List{tree.ReadError(x, &fsio.Error{Op: "read", Path: x, Err: err})}
 		case err != nil:
 			return mapFlag{name: x}, nil
-		case info.IsDir() && slices.ContainsFunc(maps, func(m *stepmap.Map) bool { return m.ID == x }):
+		case info.IsDir() && held:
 			return mapFlag{name: x}, nil
 		}
 	}
