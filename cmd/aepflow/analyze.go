@@ -66,7 +66,7 @@ failure.`,
 
   # for a code-scanning upload
   aepflow analyze --root tree --format sarif > analyze.sarif`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runAnalyze(cmd, f) },
 	}
 	fl := cmd.Flags()

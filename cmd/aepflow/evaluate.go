@@ -56,7 +56,7 @@ store, evidence document or snapshot could not be read or resolved
 
   # Which facts the evidence produced (why is a guard unknown?)
   aepflow evaluate --task task.yaml --root tree --evidence trace-evidence.yaml --facts`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEvaluate(cmd, f)
 		},

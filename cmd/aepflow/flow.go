@@ -58,7 +58,7 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 
   # A single workflow file, outside any tree
   aepflow flow --workflow workflow.yaml`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runFlow(cmd, f) },
 	}
 	fl := cmd.Flags()

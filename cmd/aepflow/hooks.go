@@ -64,7 +64,7 @@ that is not a regular file, or the file could not be written, 2 usage error.`,
 		Example: `  aepflow hooks --out hooks.json
   aepflow hooks --out .engineering/hooks.json --project . --map development/default
   aepflow hooks --out hooks.json --root ../protocols --run AUTH-142/3`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "out"); err != nil {
 				return err

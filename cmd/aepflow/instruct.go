@@ -78,7 +78,7 @@ error.`,
   # every workflow into docs/instructions, then keep it honest in CI
   aepflow instruct --root tree --out docs/instructions
   aepflow instruct --root tree --out docs/instructions --check`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.validate(); err != nil {
 				return err

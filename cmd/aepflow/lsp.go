@@ -41,7 +41,7 @@ without shutdown or the stream breaks, 2 usage error.`,
 
   # the same; --stdio is accepted because some clients always pass it
   aepflow lsp --stdio`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !stdio {
 				return usageError("--stdio=false: standard input and output are the only transport")

@@ -41,7 +41,7 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 		Example: `  aepflow plan --flow flow.yaml
   aepflow plan --flow flow.json --max-attempts 3 --format json
   aepflow plan --flow flow.yaml --governed`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "flow"); err != nil {
 				return err

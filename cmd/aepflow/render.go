@@ -82,7 +82,7 @@ error.`,
 
   # where run AUTH-142/3 is and where it has been
   aepflow render --id adp/default --root tree --run AUTH-142/3 --format png --out run.png`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.formatSet = cmd.Flags().Changed("format")
 			f.toTerminal = (f.out == "" || f.out == stdio) && isTerminal(cmd.OutOrStdout())

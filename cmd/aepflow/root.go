@@ -105,6 +105,16 @@ Exit codes: 0 clean, 1 problems found or input refused, 2 usage error,
 	return root
 }
 
+// noArgs is cobra.NoArgs in the project's words: a leaf command given an
+// argument is told it takes none (cobra called the argument an "unknown
+// command", which sends a user who gave a file looking for a verb).
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%q takes no arguments, got %q (its files are flags; see %q)", cmd.CommandPath(), args[0], cmd.CommandPath()+" --help")
+}
+
 // newHelpCmd returns the help command: cobra's, except that a topic it
 // does not know is a usage error with "did you mean", not the root's
 // usage and exit 0.

@@ -61,7 +61,7 @@ failure, 4 the run blocked, 5 a visit budget was exhausted.`,
 		Example: `  aepflow simulate --root tree --id demo/gate --evidence scenario.yaml
   aepflow simulate --root tree --id demo/gate --evidence diff.yaml --evidence tests.yaml --max-visits 2
   aepflow simulate --root tree --id adp/default --task task.yaml --evidence scenario.yaml --format json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd, f) },
 	}
 	fl := cmd.Flags()

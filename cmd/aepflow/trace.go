@@ -71,7 +71,7 @@ or unreadable, 2 on a malformed command line.`,
 		Example: `  aepflow trace inspect --transcript run.jsonl
   aepflow trace inspect --transcript run.jsonl --format json
   aepflow trace inspect --transcript runs/ --transcript extra.jsonl`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "transcript"); err != nil {
 				return err
@@ -134,7 +134,7 @@ undecided, else 0.`,
   aepflow trace check --spec eval.trace.yaml --transcript run.jsonl --format json --redact
   aepflow trace check --spec eval.trace.yaml --transcript run.jsonl --advisory billed-to-the-session
   aepflow trace check --spec eval.trace.yaml --transcript runs/ --format junit > junit.xml`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
 				return err
@@ -194,7 +194,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 		Example: `  aepflow trace evidence --spec eval.trace.yaml --transcript run.jsonl
   aepflow trace evidence --spec eval.trace.yaml --transcript run.jsonl --observed-at 2026-08-21 --out evidence/trace.yaml
   aepflow trace evidence --spec eval.trace.yaml --transcript runs/ --out evidence/suite.yaml`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
 				return err
