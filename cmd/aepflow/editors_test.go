@@ -13,9 +13,13 @@ import (
 // documented setup), each starting the real `aepflow lsp` (this test
 // binary, as in TestScripts) and talking the protocol to it. A script
 // skips itself when its runtime is not installed. $EDITORS is the
-// repository's editors/ directory.
+// repository's editors/ directory, $DOCS its docs/.
 func TestEditors(t *testing.T) {
 	editors, err := filepath.Abs(filepath.Join("..", "..", "editors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := filepath.Abs(filepath.Join("..", "..", "docs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,6 +27,7 @@ func TestEditors(t *testing.T) {
 		Dir: "testdata/editors",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EDITORS", editors)
+			env.Setenv("DOCS", docs)
 			return nil
 		},
 	})
