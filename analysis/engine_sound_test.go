@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -200,10 +201,12 @@ func claimIndex(t *testing.T, d diag.Diagnostic) int {
 
 func TestClaimsHoldInTheEngine(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	claims, runs := 0, 0
+	claims, runs, witnesses := 0, 0, 0
 	for range 1500 {
 		tr, w := engineWorkflow(r)
-		findings := Analyze(tr, w, Options{Now: fixedNow})
+		result := AnalyzeWitnessed(tr, w, Options{Now: fixedNow})
+		findings := result.Findings
+		witnesses += replayWitnesses(t, w, result.Witnesses)
 		// never[i]: move i is never permitted; guardNever / guardAlways:
 		// its guard never / always holds; shadow[j] = i: j is shadowed by i.
 		never, guardNever, guardAlways, shadow := map[int]string{}, map[int]bool{}, map[int]bool{}, map[int]int{}
@@ -268,10 +271,71 @@ func TestClaimsHoldInTheEngine(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d claims, %d runs", claims, runs)
-	if claims < 50 || runs < 1000 {
-		t.Fatalf("only %d claims checked over %d runs", claims, runs)
+	t.Logf("%d claims, %d runs, %d witnesses", claims, runs, witnesses)
+	if claims < 50 || runs < 1000 || witnesses < 50 {
+		t.Fatalf("only %d claims checked over %d runs, %d witnesses replayed", claims, runs, witnesses)
 	}
+}
+
+// replayWitnesses is §11.2's replay of every overlapping_guards witness:
+// saved as the scenario document the JSON carries, read back by the
+// scenario reader and evaluated by the engine, both moves' guards and
+// predicate items are True — what the finding claims (§6.7), not that both
+// moves are permitted.
+func replayWitnesses(t *testing.T, w *workflow.Workflow, ws []WitnessOf) int {
+	t.Helper()
+	for _, x := range ws {
+		if x.Finding.Code != CodeOverlapping {
+			t.Fatalf("a witness for %s", x.Finding.Code)
+		}
+		later, first := claimIndex(t, x.Finding), x.Finding.Related[0].Pos.Line-1
+		data, err := json.Marshal(x.Witness)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, ds := ReadScenarios([]ScenarioFile{{"witness.json", data}}, w, fixedNow)
+		if ds.HasErrors() {
+			t.Fatalf("the witness of %s does not read back: %v\n%s", x.Finding.Message, ds, data)
+		}
+		exec := engine.NewExecution(engine.BarePlan(w, nil, sc.Facts), sc.Graph, sc.Now)
+		exec.Submit(sc.Evidence...)
+		ev, err := exec.Evaluate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{first, later} {
+			m, tr := ev.Moves[i], w.Transitions[i]
+			unmet := m.Guard.Truth != predicate.True
+			for _, it := range m.Items {
+				unmet = unmet || it.Flavour == "predicate" && it.Truth != predicate.True
+			}
+			if unmet {
+				t.Fatalf("overlap of transitions %d and %d claimed, but under its witness\n%s\nthe guard of %d (%s, requires %s; target %s) is %s or a predicate item is not True: %v",
+					first, later, data, i, tr.When, setString(tr.Requires), setString(w.States[tr.To].Requires), m.Guard.Truth, m.Unmet())
+			}
+		}
+	}
+	return len(ws)
+}
+
+// TestOverlapClaimsOnlyWhatItConfirms: an overlap whose moves can never
+// both be permitted (one owes a diff the other's guard rules out) is
+// reported for its guards, and its message claims no more than that.
+func TestOverlapClaimsOnlyWhatItConfirms(t *testing.T) {
+	tr, ds := tree.Load("testdata/cases/overlap_not_permitted")
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	for _, d := range Analyze(tr, tr.Workflows["demo/w"], Options{Now: fixedNow}) {
+		if d.Code != CodeOverlapping {
+			continue
+		}
+		if strings.Contains(d.Message, "both be permitted") || !strings.HasPrefix(d.Message, "the guards of `a -> c` and `a -> b`, tried first, can hold at once") {
+			t.Errorf("the message claims more than the witness confirms: %s", d.Message)
+		}
+		return
+	}
+	t.Fatal("no overlapping_guards")
 }
 
 func setString(s workflow.RequirementSet) string {
