@@ -27,7 +27,12 @@ import (
 // worlds from the analysis's domains, so it cannot see a domain that
 // misses what the engine binds; this test can (it found the metric
 // alias binding `task.kind`, and two artifact items that print alike but
-// differ in `fresh`).
+// differ in `fresh`). Every overlapping_guards witness is replayed too.
+// The records cover every family the guards' paths read: tests, static
+// analysis, contracts, diffs, reviews (per subject kind), specifications,
+// metrics, verifications (dotted claims), approvals (dotted ids),
+// property tests, artifact observations, health and deployments, some
+// of them lapsed past an item's horizon.
 
 // enginePaths are the paths the guards read: counts, enums, bools,
 // always-observed facts, derived facts, metric paths, declared inputs,
@@ -40,6 +45,12 @@ var enginePaths = []string{
 	"evidence.missing", "artifact.total", "approvals.granted", "state.current", "state.s.entered", "state.a.entered",
 	"workflow.terminal", "task.kind", "task.id", "metric.latency", "latency", "claim_verified", "x.claim_verified",
 	"change.code",
+	"contracts.failed", "tests.contract.failed", "contract_tests.failed", "contracts.result",
+	"approval.release.granted", "approval.release.prod.granted", "approval.release.decision",
+	"property_test.p.q.passed", "property_test.p.q.result", "artifact.story.builds", "artifact.story.builds.clean",
+	"service.api.health", "service.health", "deployment.staging.status", "deployment.succeeded",
+	"evidence.lapsed", "review.story.result", "review.story.approved", "review.story.by_human",
+	"specification.unsatisfied.count", "evidence.count.approval", "required_evidence.missing",
 }
 
 var engineLiterals = []predicate.Value{
@@ -47,6 +58,7 @@ var engineLiterals = []predicate.Value{
 	predicate.Text("passed"), predicate.Text("failed"), predicate.Text("inconclusive"), predicate.Text("0"),
 	predicate.Text(""), predicate.Text("s"), predicate.Text("simulation"), predicate.Text("approved"),
 	predicate.Bool(true), predicate.Bool(false),
+	predicate.Text("granted"), predicate.Text("denied"), predicate.Text("ok"), predicate.Text("succeeded"),
 }
 
 func enginePred(r *rand.Rand, depth int) predicate.Predicate {
@@ -96,7 +108,13 @@ func engineSet(r *rand.Rand) workflow.RequirementSet {
 		case 1:
 			e.Independent = true
 		}
+		if r.IntN(3) == 0 {
+			e.HorizonDays = 7 // records of 2024-03-01 have lapsed
+		}
 		s.Evidence = []workflow.EvidenceReq{e}
+	}
+	if r.IntN(5) == 0 {
+		s.Approvals = []workflow.ApprovalReq{{ID: []string{"release", "release-prod"}[r.IntN(2)], Human: r.IntN(2) == 0}}
 	}
 	if r.IntN(4) == 0 {
 		// A conditional whose set is not predicates only: its condition
@@ -107,6 +125,9 @@ func engineSet(r *rand.Rand) workflow.RequirementSet {
 	}
 	if r.IntN(5) == 0 {
 		s.Reviews = []workflow.ReviewReq{{Subject: "story:s-1", Result: []string{"approved", "rejected"}[r.IntN(2)], Human: r.IntN(2) == 0}}
+		if r.IntN(2) == 0 {
+			s.Reviews[0] = workflow.ReviewReq{SubjectKind: "story", Result: "approved", Human: r.IntN(2) == 0}
+		}
 	}
 	return s
 }
@@ -145,6 +166,9 @@ func engineScenario(r *rand.Rand) string {
 	}
 	b.WriteString("evidence:\n")
 	at := "observed_at: 2024-05-01"
+	if r.IntN(4) == 0 {
+		at = "observed_at: 2024-03-01"
+	}
 	producers := map[string][]string{
 		"test_result":        {"{producer: verifier, verifier: test-runner}", "{producer: agent, id: me}", "{producer: tool, tool: pytest}"},
 		"static_analysis":    {"{producer: verifier, verifier: compiler}"},
@@ -153,11 +177,17 @@ func engineScenario(r *rand.Rand) string {
 		"specification":      {"{producer: human, id: ann}"},
 		"metric_observation": {"{producer: verifier, verifier: telemetry-query}"},
 		"verification":       {"{producer: verifier, verifier: formal-verifier}"},
+		"contract_result":    {"{producer: verifier, verifier: contract-runner}", "{producer: tool, tool: pact}"},
+		"approval":           {"{producer: human, id: ann}"},
+		"property_test":      {"{producer: verifier, verifier: property-tester}"},
+		"artifact":           {"{producer: verifier, verifier: artifact-validator}"},
+		"health":             {"{producer: verifier, verifier: telemetry-query}"},
+		"deployment":         {"{producer: verifier, verifier: policy-engine}"},
 	}
 	pick := func(kind string) string { p := producers[kind]; return p[r.IntN(len(p))] }
 	count := func() int { return r.IntN(3) }
 	for range r.IntN(5) {
-		switch r.IntN(7) {
+		switch r.IntN(13) {
 		case 0:
 			fmt.Fprintf(&b, "  - {kind: test_result, %s, suite: %s, passed: %d, failed: %d, producer: %s}\n",
 				at, []string{"unit", "contract"}[r.IntN(2)], count(), count(), pick("test_result"))
@@ -178,6 +208,23 @@ func engineScenario(r *rand.Rand) string {
 		case 6:
 			fmt.Fprintf(&b, "  - {kind: verification, %s, claim: %s, verifier: formal-verifier, status: %s, producer: %s}\n",
 				at, []string{"claim", "x.claim"}[r.IntN(2)], []string{"passed", "failed"}[r.IntN(2)], pick("verification"))
+		case 7:
+			fmt.Fprintf(&b, "  - {kind: contract_result, %s, checked: %d, failed: %d, breaking_changes: %d, producer: %s}\n",
+				at, count(), count(), count(), pick("contract_result"))
+		case 8:
+			fmt.Fprintf(&b, "  - {kind: approval, %s, approval: %s, approver: {approver: %s}, decision: %s, producer: %s}\n",
+				at, []string{"release", "release.prod", "release-prod"}[r.IntN(3)], []string{"human", "agent"}[r.IntN(2)], []string{"granted", "denied"}[r.IntN(2)], pick("approval"))
+		case 9:
+			fmt.Fprintf(&b, "  - {kind: property_test_result, %s, property: p.q, status: %s, cases: %d, producer: %s}\n",
+				at, []string{"passed", "failed", "inconclusive", "skipped"}[r.IntN(4)], count(), pick("property_test"))
+		case 10:
+			fmt.Fprintf(&b, "  - {kind: artifact, %s, artifact: \"story:s-1\", artifact_kind: story, observation: %s, holds: %v, producer: %s}\n",
+				at, []string{"builds", "builds.clean", "exists", "approved", "count"}[r.IntN(5)], r.IntN(2) == 0, pick("artifact"))
+		case 11:
+			fmt.Fprintf(&b, "  - {kind: health_observation, %s, service: api, health: %s, producer: %s}\n", at, []string{"ok", "degraded"}[r.IntN(2)], pick("health"))
+		case 12:
+			fmt.Fprintf(&b, "  - {kind: deployment_result, %s, environment: %s, revision: r1, status: %s, producer: %s}\n",
+				at, []string{"staging", "production", "moon"}[r.IntN(3)], []string{"succeeded", "failed"}[r.IntN(2)], pick("deployment"))
 		}
 	}
 	out := b.String()
@@ -202,7 +249,7 @@ func claimIndex(t *testing.T, d diag.Diagnostic) int {
 func TestClaimsHoldInTheEngine(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	claims, runs, witnesses := 0, 0, 0
-	for range 1500 {
+	for range 1000 {
 		tr, w := engineWorkflow(r)
 		result := AnalyzeWitnessed(tr, w, Options{Now: fixedNow})
 		findings := result.Findings
