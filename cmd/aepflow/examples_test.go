@@ -36,4 +36,10 @@ func TestExamplesAreCurrent(t *testing.T) {
 				strings.Join(args, " "), code, stdout.String(), stderr.String())
 		}
 	}
+	// The bundled tree is what a finished one looks like: analyze, whose
+	// warnings exit 0, must find nothing in it either.
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"analyze", "--root", tree, "--format", "json"}, nil, &stdout, &stderr); code != exitOK || strings.TrimSpace(stdout.String()) != "[]" {
+		t.Errorf("aepflow analyze --root %s: exit %d, findings %s%s", tree, code, stdout.String(), stderr.String())
+	}
 }
