@@ -58,7 +58,10 @@ its visit budget times (--max-visits, else the map's visit_budget, else 3).
 Exit codes: 0 the run completed, 1 a document, task, map or scenario could
 not be read or resolved (diagnostics on stderr), 2 usage error, 3 internal
 failure, 4 the run blocked, 5 a visit budget was exhausted.`,
-		Example: `  aepflow simulate --root tree --id demo/gate --evidence scenario.yaml
+		Example: `  # the bundled example (from a clone): a failed check and a round of review changes, then merged
+  aepflow simulate --root examples/tree --id demo/review --map demo/review-steps --evidence examples/scenarios/demo-review.yaml
+
+  aepflow simulate --root tree --id demo/gate --evidence scenario.yaml
   aepflow simulate --root tree --id demo/gate --evidence diff.yaml --evidence tests.yaml --max-visits 2
   aepflow simulate --root tree --id adp/default --task task.yaml --evidence scenario.yaml --format json`,
 		Args: noArgs,
