@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/engine/artifact"
@@ -219,6 +220,14 @@ type scope struct {
 // parameters captured.
 func (r *row) match(segs []string, sc *scope) (capture, bool) {
 	var c capture
+	if len(r.pat) == 1 && r.pat[0] == "<x>_verified" {
+		// A verification record of claim c binds `<c>_verified`, and a
+		// claim may hold dots: any path whose last segment is `x_verified`.
+		last := segs[len(segs)-1]
+		x, ok := strings.CutSuffix(last, "_verified")
+		c.free = strings.Join(append(slices.Clone(segs[:len(segs)-1]), x), ".")
+		return c, ok && x != ""
+	}
 	free := -1
 	for i, p := range r.pat {
 		if p == "<…>" || p == "<state>" {

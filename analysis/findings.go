@@ -559,12 +559,15 @@ func (a *analyzer) shadows(mi, mj *move) bool {
 }
 
 // sameNonPredicateItems is §6.6 condition 2: every item of mi's local sets
-// outside their predicate part occurs in mj's with the same line.
+// outside their predicate part occurs in mj's, judged alike by the engine.
+// Items are compared by itemKey, not by their printed lines: a line leaves
+// out what the engine reads but does not print (an artifact item's
+// `fresh`), and prints the text "1" and the number 1 alike.
 func sameNonPredicateItems(mi, mj *move) bool {
-	have := append(reqtext.Evaluation.Lines(mj.t.Requires), reqtext.Evaluation.Lines(mj.dst.Requires)...)
+	have := append(nonPredicateKeys(&mj.t.Requires), nonPredicateKeys(&mj.dst.Requires)...)
 	for _, s := range []*workflow.RequirementSet{&mi.t.Requires, &mi.dst.Requires} {
-		for _, l := range nonPredicateLines(s) {
-			if !slices.Contains(have, l) {
+		for _, k := range nonPredicateKeys(s) {
+			if !slices.Contains(have, k) {
 				return false
 			}
 		}
@@ -572,32 +575,56 @@ func sameNonPredicateItems(mi, mj *move) bool {
 	return true
 }
 
-// nonPredicateLines lists the lines of a set's items outside its predicate
-// part.
-func nonPredicateLines(s *workflow.RequirementSet) []string {
-	p := reqtext.Evaluation
-	var out []string
-	for _, e := range s.Evidence {
-		out = append(out, p.Evidence(e))
-	}
-	for _, r := range s.Artifacts {
-		out = append(out, reqtext.Artifact(r))
-	}
-	for _, r := range s.Reviews {
-		out = append(out, reqtext.Review(r))
-	}
-	for _, r := range s.Approvals {
-		out = append(out, reqtext.Approval(r))
-	}
-	for _, c := range s.Conditional {
-		if !predicatesOnly(&c.Require) {
-			out = append(out, p.Nested(reqtext.ConditionalHead(c), c.Require))
+// nonPredicateKeys lists the keys of a set's items outside its predicate
+// part: every item but the predicates and the conditionals that hold
+// predicates only.
+func nonPredicateKeys(s *workflow.RequirementSet) []string {
+	out := itemKeys(&workflow.RequirementSet{Evidence: s.Evidence, Artifacts: s.Artifacts,
+		Reviews: s.Reviews, Approvals: s.Approvals, Advisory: s.Advisory})
+	for i := range s.Conditional {
+		if !predicatesOnly(&s.Conditional[i].Require) {
+			out = append(out, conditionalKey(&s.Conditional[i]))
 		}
 	}
+	return out
+}
+
+// itemKeys spells each item of a set with every field the engine's
+// judgement of it reads, values with their types (predicate.Key), so that
+// two items get one key only when the engine cannot tell them apart.
+func itemKeys(s *workflow.RequirementSet) []string {
+	var out []string
+	for _, p := range s.Predicates {
+		out = append(out, "predicate "+predicate.Key(p))
+	}
+	for _, e := range s.Evidence {
+		out = append(out, fmt.Sprintf("evidence %q %d %q %q %v %d", e.Kind, e.AtLeast, e.Subject, e.Verifier, e.Independent, e.HorizonDays))
+	}
+	for _, r := range s.Artifacts {
+		rel := "none"
+		if x := r.Relation; x != nil {
+			rel = fmt.Sprintf("%q %q %q", x.Kind, canonicalArtifactKind(x.TargetKind), x.Target)
+		}
+		out = append(out, fmt.Sprintf("artifact %q %q %d %v %s", canonicalArtifactKind(r.Kind), r.Status, r.AtLeast, r.Fresh, rel))
+	}
+	for _, r := range s.Reviews {
+		out = append(out, fmt.Sprintf("review %q %q %q %v", r.Subject, canonicalArtifactKind(r.SubjectKind), r.Result, r.Human))
+	}
+	for _, r := range s.Approvals {
+		out = append(out, fmt.Sprintf("approval %q %v", r.ID, r.Human))
+	}
+	for i := range s.Conditional {
+		out = append(out, conditionalKey(&s.Conditional[i]))
+	}
 	for _, ad := range s.Advisory {
-		out = append(out, p.Nested(reqtext.AdvisoryHead(ad), ad.Require))
+		out = append(out, "advisory {"+strings.Join(itemKeys(&ad.Require), "; ")+"}")
 	}
 	return out
+}
+
+// conditionalKey is a conditional item's key: its condition and its set.
+func conditionalKey(c *workflow.ConditionalReq) string {
+	return "if " + predicate.Key(c.When) + " {" + strings.Join(itemKeys(&c.Require), "; ") + "}"
 }
 
 // sameObligations is §6.6 condition 3: every obligation of the tree's

@@ -130,6 +130,11 @@ func (a *analyzer) describe(name string) *pathInfo {
 		dom = domA
 	case a.profileFacts[name]:
 		dom = dom.union(domA) // A1: a profile binds a produced path
+	case !owned(name) && a.kinds["metric_observation"]:
+		// A2 leaves the bare alias its paths outside owned namespaces: a
+		// metric named `task.kind` binds that path to a number, so a
+		// produced path there (task.*, `<x>_verified`) takes numbers too.
+		dom = dom.union(domR)
 	}
 	if !always {
 		dom.Set.bot = true

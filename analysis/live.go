@@ -62,7 +62,17 @@ func (a *analyzer) overlap(mi, mj *move) {
 	if len(w.Values) > 0 {
 		eg = "e.g. " + strings.Join(w.Values, " and ")
 	}
-	dg := a.atTransition(diag.Warningf(CodeOverlapping, "%s and %s, tried first, can both be permitted (%s): document order then sends the run to `%s`", name(mj), name(mi), eg, mi.t.To), mj).
+	// The witness confirms the guards and the predicate items only
+	// (§6.7); the moves' other items (evidence, artifacts, reviews) are not
+	// claimed, and may even exclude each other, so the message does not say
+	// that both moves can be permitted.
+	what := "the guards of"
+	for _, s := range sets {
+		if len(s.Predicates)+len(s.Conditional) > 0 {
+			what = "the guards and predicate requirements of"
+		}
+	}
+	dg := a.atTransition(diag.Warningf(CodeOverlapping, "%s %s and %s, tried first, can hold at once (%s): whenever both moves are permitted, document order sends the run to `%s`", what, name(mj), name(mi), eg, mi.t.To), mj).
 		WithRelated(a.w.File, mi.t.Pos, "tried first: "+mi.t.From+" -> "+mi.t.To).
 		WithHint("make the guards exclusive if document order is not meant to decide")
 	a.diags.Add(dg)

@@ -7,6 +7,7 @@ import (
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/workflow"
 	"github.com/aepflow/aepflow/yamldoc"
@@ -171,8 +172,12 @@ func (sc *Scenario) readOnEntry(r *yamldoc.Reader, n *yaml.Node, w *workflow.Wor
 		path := yamldoc.Key("on_entry", state)
 		om.Allow(state)
 		if w.States[state] == nil {
-			r.Report(key, path, diag.Errorf(CodeUnknownStateEntry, "`on_entry` names state `%s`, which workflow `%s` lacks", state, w.Ref()).
-				WithHint("the workflow's states: %s", quoteList(w.StateIDs())))
+			d := diag.Errorf(CodeUnknownStateEntry, "`on_entry` names state `%s`, which workflow `%s` lacks", state, w.Ref()).
+				WithHint("the workflow's states: %s", suggest.List(w.StateIDs()))
+			if best, ok := suggest.Closest(state, w.StateIDs()); ok {
+				d = d.WithSuggestion(best)
+			}
+			r.Report(key, path, d)
 			continue
 		}
 		items, _ := r.Seq(om.Get(state), path, false)

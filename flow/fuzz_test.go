@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/diag"
 )
 
 // FuzzReadFlow feeds YAML and JSON to the reader, the checks and the plan:
@@ -33,7 +35,15 @@ func FuzzReadFlow(f *testing.F) {
 		if isJSON {
 			name = "f.json"
 		}
-		lines := bytes.Count(data, []byte("\n")) + 1
+		// Lines as the YAML parser counts them (a lone CR, NEL, LS and PS
+		// break lines too), as every position of aepflow does.
+		lines := 1
+		for i := 0; i < len(data); i++ {
+			if b := diag.LineBreak(data, i); b > 0 {
+				lines++
+				i += b - 1
+			}
+		}
 		d, ds := CheckBytes(name, data, CheckOptions{Governed: true})
 		for _, x := range ds {
 			if x.Pos.Line > lines || x.Pos.Line < 0 {

@@ -131,6 +131,27 @@ func TestGoldensPassTheChecker(t *testing.T) {
 	}
 }
 
+// TestExamplesPassTheChecker runs the checker on the example tree's
+// committed instructions (examples/instructions, kept current by
+// cmd/aepflow's TestExamplesAreCurrent): every document aepflow writes
+// passes --strict, not only the goldens.
+func TestExamplesPassTheChecker(t *testing.T) {
+	checker := checkerPath(t)
+	files, err := filepath.Glob(filepath.Join("..", "examples", "instructions", "*", "*.md"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example instructions (%v)", err)
+	}
+	for _, file := range append(files, filepath.Join("..", "examples", "instructions", "README.md")) {
+		want := "instructions"
+		if filepath.Base(file) == "README.md" {
+			want = "index"
+		}
+		if facts := runChecker(t, checker, file); facts.Kind != want {
+			t.Errorf("%s: the checker reads a %q document, want %q", file, facts.Kind, want)
+		}
+	}
+}
+
 func goldenNames() []string {
 	var names []string
 	for _, g := range goldens {

@@ -17,6 +17,7 @@ package semdiff
 
 import (
 	"cmp"
+	"reflect"
 	"slices"
 
 	"github.com/aepflow/aepflow/tree"
@@ -148,7 +149,13 @@ func field[T any](name string, behaviour bool, old, new T, key func(T) string, s
 	if key(old) == key(new) {
 		return nil
 	}
-	return []Field{{Field: name, Old: show(old), New: show(new), behaviour: behaviour}}
+	o, n := show(old), show(new)
+	if reflect.DeepEqual(o, n) {
+		// The display hides the change (a requirement `x == "0"` prints as
+		// `x == 0`): show the keys, which tell the values apart.
+		o, n = key(old), key(new)
+	}
+	return []Field{{Field: name, Old: o, New: n, behaviour: behaviour}}
 }
 
 // optText shows an optional text as itself or nil.

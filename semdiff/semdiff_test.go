@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -172,6 +173,16 @@ func TestWhatEachPairFinds(t *testing.T) {
 	}
 	if c := byKey["check->build"]; len(c.Fields) != 1 || c.Fields[0].Field != "description" {
 		t.Errorf("description: %+v", c)
+	}
+	// A guard whose display hides the change (the text "0" for the number
+	// 0) is shown in its typed forms, which differ.
+	if c := wf("guard-types"); len(c.Transitions.Changed) != 1 || c.Transitions.Changed[0].Guard == nil ||
+		c.Transitions.Changed[0].Guard.Old == c.Transitions.Changed[0].Guard.New {
+		t.Errorf("guard-types: %+v", c.Transitions.Changed)
+	}
+	if c := wf("guard-types"); len(c.States.Changed) != 1 || len(c.States.Changed[0].Fields) != 1 ||
+		reflect.DeepEqual(c.States.Changed[0].Fields[0].Old, c.States.Changed[0].Fields[0].New) {
+		t.Errorf("guard-types: a requirement shown alike on both sides: %+v", c.States.Changed)
 	}
 	if c := wf("reordered"); len(c.Transitions.Reordered) != 1 || c.Transitions.Reordered[0].From != "review" ||
 		strings.Join(c.Transitions.Reordered[0].New, " ") != "build merged dropped" ||

@@ -338,6 +338,12 @@ func transitionChange(key transitionKey, o, n *workflow.Transition) (TransitionC
 	ch := TransitionChange{From: key.from, To: key.to, Occurrence: occurrence(key)}
 	if !predicate.Equivalent(guardOf(o), guardOf(n)) {
 		ch.Guard = &Pair[string]{guardText(o.When), guardText(n.When)}
+		if ch.Guard.Old == ch.Guard.New {
+			// The display prints a text as it reads (`x == 1` for the text
+			// "1" and for the number 1): where it hides the change, show the
+			// typed forms, which tell the values' types apart.
+			ch.Guard = &Pair[string]{predicate.Key(guardOf(o)), predicate.Key(guardOf(n))}
+		}
 	}
 	ch.Fields = slices.Concat(
 		field("requires", true, o.Requires, n.Requires, requirementKey, showRequirements),

@@ -3,10 +3,13 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/aepflow/aepflow/internal/suggest"
 )
 
 // ReportFormat is the format tag of a check report.
@@ -78,10 +81,19 @@ func UnknownAdvisory(spec *Spec, ids []string) []string {
 // ValidateAdvisory returns an error naming the spec id and every id of ids
 // the spec does not declare, or nil.
 func ValidateAdvisory(spec *Spec, ids []string) error {
-	if unknown := UnknownAdvisory(spec, ids); len(unknown) > 0 {
-		return fmt.Errorf("specification `%s` declares no expectation %s", spec.ID, backtickJoin(unknown, ", "))
+	unknown := UnknownAdvisory(spec, ids)
+	if len(unknown) == 0 {
+		return nil
 	}
-	return nil
+	msg := fmt.Sprintf("specification `%s` declares no expectation %s", spec.ID, backtickJoin(unknown, ", "))
+	declared := make([]string, len(spec.Expectations))
+	for i, e := range spec.Expectations {
+		declared[i] = e.ID
+	}
+	if best, ok := suggest.Closest(unknown[0], declared); ok && len(unknown) == 1 {
+		msg += fmt.Sprintf("; did you mean `%s`?", best)
+	}
+	return errors.New(msg)
 }
 
 // Check evaluates every expectation of spec against ir. It fails only when

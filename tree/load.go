@@ -306,8 +306,16 @@ func (t *Tree) overBudget(file string) diag.List {
 		return nil
 	}
 	t.full = true
-	return diag.List{diag.Errorf(CodeInputTooLarge, "the tree's documents exceed the limit of %s in all; this file and the ones after it are not read", fsio.FormatSize(MaxTreeBytes)).
-		InFile(file).WithHint("AEP trees hold kilobytes; check that --root is the tree you meant")}
+	return diag.List{OverBudget(file, MaxTreeBytes)}
+}
+
+// OverBudget returns the input_too_large diagnostic of file, the first
+// document of a tree that takes its documents past limit bytes in all
+// (MaxTreeBytes for a tree on disk), for the readers of trees that do not
+// come from disk (a git revision's).
+func OverBudget(file string, limit int64) diag.Diagnostic {
+	return diag.Errorf(CodeInputTooLarge, "the tree's documents exceed the limit of %s in all; this file and the ones after it are not read", fsio.FormatSize(limit)).
+		InFile(file).WithHint("AEP trees hold kilobytes; check that --root is the tree you meant")
 }
 
 // ReadFile reads a document file, refusing one larger than

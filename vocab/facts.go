@@ -7,11 +7,13 @@ import (
 
 // FactPattern is one fact path an evidence kind's record projects
 // (engine.md §2.5). In Pattern, a segment `<name>` stands for one path
-// segment taken from the record (a suite, a claim, an approval id, …), a
-// segment `<name…>` for one or more, and `<name>_suffix` for a segment
-// made of a record value and a fixed suffix. The table serves people
-// reading a guard (the editor's hover, the fact completion); the engine
-// binds the facts itself, and a test keeps the two in step.
+// segment taken from the record (a suite, a subject kind), `<name…>` for
+// one or more (a free-text parameter the engine binds as it is, dots
+// included: a property, an approval id, an observation, a claim), and
+// `<name…>_suffix` for one or more whose last ends in the suffix. The
+// table serves people reading a guard (the editor's hover, the fact
+// completion); the engine binds the facts itself, and a test keeps the
+// two in step.
 type FactPattern struct {
 	// Kind is the canonical evidence kind whose records bind the fact.
 	Kind string
@@ -36,25 +38,25 @@ var FactPatterns = []FactPattern{
 	{"contract_result", "contracts.breaking_changes"}, {"contract_result", "contracts.result"},
 	{"contract_result", "contracts.exists"}, {"contract_result", "tests.contract.failed"},
 	{"contract_result", "contract_tests.failed"},
-	{"property_test_result", "property_test.<property>.result"}, {"property_test_result", "property_test.<property>.passed"},
-	{"property_test_result", "property_test.<property>.cases"}, {"property_test_result", "property_test.<property>.seed"},
-	{"property_test_result", "property_test.<property>.seed.exists"}, {"property_test_result", "property_test.<property>.exists"},
+	{"property_test_result", "property_test.<property…>.result"}, {"property_test_result", "property_test.<property…>.passed"},
+	{"property_test_result", "property_test.<property…>.cases"}, {"property_test_result", "property_test.<property…>.seed"},
+	{"property_test_result", "property_test.<property…>.seed.exists"}, {"property_test_result", "property_test.<property…>.exists"},
 	{"deployment_result", "deployment.status"}, {"deployment_result", "deployment.succeeded"},
 	{"deployment_result", "deployment.environment"}, {"deployment_result", "deployment.revision"},
 	{"deployment_result", "deployment.previous_revision"}, {"deployment_result", "deployment.previous_revision.exists"},
 	{"deployment_result", "deployment.<environment>.status"},
 	{"metric_observation", "metric.<metric…>"},
 	{"health_observation", "service.health"}, {"health_observation", "service.<service…>.health"},
-	{"approval", "approval.<approval>.granted"}, {"approval", "approval.<approval>.decision"},
-	{"approval", "approval.<approval>.by_human"},
+	{"approval", "approval.<approval…>.granted"}, {"approval", "approval.<approval…>.decision"},
+	{"approval", "approval.<approval…>.by_human"},
 	{"diff", "diff.exists"}, {"diff", "diff.files_changed"}, {"diff", "diff.lines_added"},
 	{"diff", "diff.lines_removed"}, {"diff", "source_diff.exists"},
-	{"artifact", "artifact.<artifact_kind>.<observation>"},
+	{"artifact", "artifact.<artifact_kind>.<observation…>"},
 	{"review", "review.result"}, {"review", "review.approved"},
 	{"review", "review.<subject_kind>.result"}, {"review", "review.<subject_kind>.approved"},
 	{"review", "review.<subject_kind>.blocking_findings"}, {"review", "review.<subject_kind>.by_human"},
-	{"verification", "verification.<claim>.status"}, {"verification", "verification.<claim>.passed"},
-	{"verification", "<claim>_verified"},
+	{"verification", "verification.<claim…>.status"}, {"verification", "verification.<claim…>.passed"},
+	{"verification", "<claim…>_verified"},
 	{"specification", "specification.satisfied"}, {"specification", "specification.exists"},
 	{"specification", "specification.unsatisfied.count"}, {"specification", "specification.requirements.total"},
 	{"specification", "specification.requirements.satisfied"},
@@ -77,8 +79,12 @@ func matchSegments(pattern, path []string) bool {
 		return len(path) == 0
 	}
 	p := pattern[0]
-	if strings.HasPrefix(p, "<") && strings.HasSuffix(p, "…>") {
+	if name, suffix, ok := strings.Cut(p, "…>"); ok && strings.HasPrefix(name, "<") {
 		for n := 1; n <= len(path); n++ {
+			last := path[n-1]
+			if suffix != "" && (len(last) <= len(suffix) || !strings.HasSuffix(last, suffix)) {
+				continue
+			}
 			if matchSegments(pattern[1:], path[n:]) {
 				return true
 			}

@@ -28,6 +28,34 @@ var samples = map[string]map[string]any{
 	"trace_conformance":    {"specification": "s", "spec_digest": "d", "transcript_digest": "t", "status": "passed", "expectations_total": 1.0, "expectations_gapped": 0.0, "expectations_unknown": 0.0},
 }
 
+// dottedSamples are payloads whose free-text parameters (a property, an
+// approval id, an observation, a claim) hold dots: the engine binds them
+// as they are, so the fact paths have more segments.
+var dottedSamples = map[string]map[string]any{
+	"property_test_result": {"property": "parse.idempotent", "status": "passed", "cases": 5.0, "seed": "42"},
+	"approval":             {"approval": "release.prod", "decision": "granted", "approver": map[string]any{"approver": "human"}},
+	"artifact":             {"artifact": "a", "artifact_kind": "module", "observation": "builds.clean", "holds": true},
+	"verification":         {"claim": "review.security", "verifier": "model-checker", "status": "passed"},
+}
+
+// TestDottedParametersFollowTheEngine: every fact a record with dotted
+// parameters binds matches a pattern of its kind, and KindsProducing
+// names the kind (the editor's hover said no kind produced
+// `review.security_verified`).
+func TestDottedParametersFollowTheEngine(t *testing.T) {
+	for kind, fields := range dottedSamples {
+		r := evidence.Record{Value: evidence.Payload{Kind: kind, Fields: fields}}
+		r.Project(func(path string, _ predicate.Value) {
+			if !slices.ContainsFunc(vocab.FactPatterns, func(f vocab.FactPattern) bool { return f.Kind == kind && f.Matches(path) }) {
+				t.Errorf("%s binds %s, which no pattern of %s matches", kind, path, kind)
+			}
+			if !slices.Contains(vocab.KindsProducing(path), kind) {
+				t.Errorf("KindsProducing(%s) = %v, without %s", path, vocab.KindsProducing(path), kind)
+			}
+		})
+	}
+}
+
 // TestFactPatternsFollowTheEngine: every fact the engine binds from a
 // record matches a pattern of the record's kind in vocab.FactPatterns, and
 // every pattern is bound by some record; so the editor's account of which
@@ -75,6 +103,9 @@ func TestKindsProducing(t *testing.T) {
 		"review.approved":          {"review"},
 		"nothing.here":             nil,
 		"tests.unit":               nil,
+		"review.security_verified": {"verification"},
+		"_verified":                nil,
+		"a._verified":              nil,
 	}
 	for path, want := range tests {
 		if got := vocab.KindsProducing(path); !slices.Equal(got, want) {

@@ -11,7 +11,8 @@
 //	aepflow-render --version
 //
 // It reads DOT on stdin (at most graphviz.MaxInput bytes) and writes the
-// picture to stdout, or atomically to --out (a temporary file in the same
+// picture (the format --out's extension names when --format is not given)
+// to stdout, or atomically to --out (a temporary file in the same
 // directory, then a rename; `-` is stdout; a destination that exists and is
 // not a regular file is refused). Unlike `aepflow render`, it writes PNG to
 // stdout too: its stdout is normally a pipe back to aepflow.
@@ -29,16 +30,20 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/aepflow/aepflow/internal/buildinfo"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/stopsig"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/render/graphviz"
 )
 
@@ -78,19 +83,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "write the picture to this file (atomically; - for stdout) instead of stdout")
 	timeout := fs.Duration("timeout", DefaultTimeout, "give up on a layout that takes longer than this")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: aepflow-render [--format svg|png] [--out FILE] [--timeout DURATION] < graph.dot\n       aepflow-render --version\n\n"+
-			"Lays out DOT text read on stdin and draws it as SVG or PNG.\n"+
-			"Exit codes: 0 written, 1 render or write failed (or took longer than --timeout), 2 usage error.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "usage: aepflow-render [--format svg|png] [--out FILE] [--timeout DURATION] < graph.dot\n       aepflow-render --version\n\n"+
+			"Lays out DOT text read on stdin and draws it as SVG or PNG (the format --out's\n"+
+			"extension names, when --format is not given).\n"+
+			"Exit codes: 0 written, 1 render or write failed (or took longer than --timeout), 2 usage error.\n\n"+
+			"Examples:\n"+
+			"  aepflow render --root tree --id demo/w --format dot | aepflow-render > w.svg\n"+
+			"  aepflow render --root tree --id demo/w --format dot | aepflow-render --out w.png\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
+	// The flag package prints its error, then the whole usage; a usage
+	// error is one line here, as in aepflow (--help prints the usage).
+	var parseOut bytes.Buffer
+	fs.SetOutput(&parseOut)
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		_, _ = stderr.Write(parseOut.Bytes())
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "aepflow-render: %s (see aepflow-render --help)\n", strings.Replace(err.Error(), "flag provided but not defined:", "unknown flag", 1))
 		return exitUsage
 	}
 	if *showVersion {
-		fmt.Fprintln(stdout, buildinfo.Read().Line("aepflow-render"))
+		if _, err := fmt.Fprintln(stdout, buildinfo.Read().Line("aepflow-render")); err != nil {
+			fmt.Fprintf(stderr, "aepflow-render: %v\n", stdoutError(err))
+			return exitFailed
+		}
 		return exitOK
 	}
 	if fs.NArg() > 0 {
@@ -98,8 +118,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if !graphviz.Supported(*format) {
-		fmt.Fprintf(stderr, "aepflow-render: unsupported format %q; want svg or png\n", *format)
+		msg := fmt.Sprintf("unsupported format %q; want svg or png", *format)
+		if best, ok := suggest.Closest(*format, graphviz.Formats); ok {
+			msg += fmt.Sprintf("; did you mean %q?", best)
+		}
+		fmt.Fprintf(stderr, "aepflow-render: %s\n", msg)
 		return exitUsage
+	}
+	if byName := formatOfOut(*out); byName != "" && byName != *format {
+		if formatSet(fs) {
+			// aepflow's one wording of the contradiction.
+			fmt.Fprintf(stderr, "aepflow-render: --format %s contradicts --out %s, which names %s\n", *format, *out, byName)
+			return exitUsage
+		}
+		*format = byName
 	}
 	if *timeout <= 0 {
 		fmt.Fprintf(stderr, "aepflow-render: --timeout must be positive, not %v\n", *timeout)
@@ -116,7 +148,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	if *out == "" || *out == "-" {
-		_, err = stdout.Write(pic)
+		if _, err = stdout.Write(pic); err != nil {
+			err = stdoutError(err)
+		}
 	} else {
 		err = fsio.WriteFile(*out, pic, fsio.WriteOptions{})
 	}
@@ -125,6 +159,34 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// stdoutError words a failed write to standard output as aepflow does,
+// without Go's "write /dev/stdout:".
+func stdoutError(err error) error {
+	return fmt.Errorf("cannot write to standard output: %v", (&fsio.Error{Err: err}).Reason())
+}
+
+// formatOfOut returns the format out's extension names (svg or png), or ""
+// for standard output, no extension or another one.
+func formatOfOut(out string) string {
+	if out == "" || out == "-" {
+		return ""
+	}
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".svg":
+		return "svg"
+	case ".png":
+		return "png"
+	}
+	return ""
+}
+
+// formatSet reports whether --format was given on the command line.
+func formatSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "format" })
+	return set
 }
 
 // layoutWithin runs layout and gives up after timeout. The library cannot

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/aepflow/aepflow/internal/testkit"
@@ -54,8 +55,10 @@ func TestRunFailures(t *testing.T) {
 		inErr string
 	}{
 		{[]string{"--format", "jpg"}, dot, exitUsage, `unsupported format "jpg"`},
+		{[]string{"--format", "sv"}, dot, exitUsage, `unsupported format "sv"; want svg or png; did you mean "svg"?`},
 		{[]string{"extra"}, dot, exitUsage, "unexpected argument"},
-		{[]string{"--bogus"}, dot, exitUsage, "bogus"},
+		{[]string{"--bogus"}, dot, exitUsage, "aepflow-render: unknown flag -bogus (see aepflow-render --help)\n"},
+		{[]string{"--timeout", "5x"}, dot, exitUsage, "aepflow-render: invalid value \"5x\" for flag -timeout: parse error (see aepflow-render --help)\n"},
 		{nil, "", exitFailed, "the input holds no graph"},
 		{nil, "  \n\t\n", exitFailed, "the input holds no graph"},
 		{[]string{"--format", "png"}, "// just a comment\n/* and another */\n", exitFailed, "the input holds no graph"},
@@ -72,7 +75,52 @@ func TestRunFailures(t *testing.T) {
 		if !strings.Contains(errb.String(), c.inErr) {
 			t.Errorf("%v: stderr %q lacks %q", c.args, errb.String(), c.inErr)
 		}
+		if c.code == exitUsage && strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("%v: a usage error is one line, not %q", c.args, errb.String())
+		}
 	}
+}
+
+// TestFormatFromOut: without --format, the picture is the one --out's
+// extension names; a contradiction is a usage error and nothing is
+// written (aepflow's rule and wording).
+func TestFormatFromOut(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "g.png")
+	var out, errb bytes.Buffer
+	if code := run([]string{"--out", png}, strings.NewReader(dot), &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if data, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("%s is not a PNG (%v)", png, err)
+	}
+	svg := filepath.Join(dir, "g.svg")
+	errb.Reset()
+	code := run([]string{"--format", "png", "--out", svg}, strings.NewReader(dot), &out, &errb)
+	if want := "aepflow-render: --format png contradicts --out " + svg + ", which names svg\n"; code != exitUsage || errb.String() != want {
+		t.Errorf("exit %d, stderr %q; want %d, %q", code, errb.String(), exitUsage, want)
+	}
+	if _, err := os.Stat(svg); !os.IsNotExist(err) {
+		t.Errorf("a refused command line wrote %s (%v)", svg, err)
+	}
+}
+
+// TestFailedStdout: a failed write to standard output is exit 1 in
+// aepflow's words, for the picture and for --version.
+func TestFailedStdout(t *testing.T) {
+	for _, args := range [][]string{nil, {"--version"}} {
+		var errb bytes.Buffer
+		code := run(args, strings.NewReader(dot), failingWriter{}, &errb)
+		if code != exitFailed || errb.String() != "aepflow-render: cannot write to standard output: no space left on device\n" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
 }
 
 func TestHelp(t *testing.T) {
@@ -80,7 +128,7 @@ func TestHelp(t *testing.T) {
 	if code := run([]string{"--help"}, strings.NewReader(""), &out, &errb); code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	if !strings.Contains(errb.String(), "Exit codes") {
+	if !strings.Contains(errb.String(), "Exit codes") || !strings.Contains(errb.String(), "Examples:") {
 		t.Errorf("help lacks the exit codes: %s", errb.String())
 	}
 }

@@ -61,7 +61,7 @@ func TestSimulateRefusesLargeScenario(t *testing.T) {
 	if code := run([]string{"simulate", "--id", "demo/gate", "--evidence", big}, strings.NewReader(""), &stdout, &stderr); code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	if stdout.Len() != 0 || !strings.Contains(stderr.String(), "larger than the limit") {
+	if stdout.Len() != 0 || !strings.Contains(stderr.String(), "the file is 5000000 bytes, over the limit of 4194304 bytes [input_too_large]") {
 		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
 }

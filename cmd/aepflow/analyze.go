@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
+	"maps"
 
 	"github.com/aepflow/aepflow/analysis"
 	"github.com/aepflow/aepflow/compiler"
@@ -25,9 +25,6 @@ const (
 	exitAnalyzeClean    = exitOK
 	exitAnalyzeFindings = exitProblems
 )
-
-// maxMapFile bounds a step map named by file.
-const maxMapFile = 4 << 20
 
 type analyzeFlags struct {
 	root, id, mapRef, format, out string
@@ -56,6 +53,7 @@ facts can take, possibility is confirmed by the engine's own evaluator, and
 where a bound stops a decision, analysis_incomplete says so.
 Codes: docs/codes-analysis.md. With --out the report is written atomically
 to FILE (- is stdout) and its path printed; the exit code is the same.
+Without --format, an --out named .json, .sarif or .txt names the format.
 
 Exit codes: 0 no error-severity finding (warnings allowed), 1 at least one
 error, or the tree, workflow or map refused, 2 usage error, 3 internal
@@ -68,16 +66,17 @@ failure.`,
 
   # for a code-scanning upload
   aepflow analyze --root tree --format sarif > analyze.sarif`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runAnalyze(cmd, f) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
 	fl.StringVar(&f.id, "id", "", "workflow reference `REF` (default: every workflow, or the one --map pins)")
-	fl.StringVar(&f.mapRef, "map", "", "step map `ID|FILE` to judge the moves under")
-	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or sarif")
+	fl.StringVar(&f.mapRef, "map", "", "step map to judge the moves under: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`)")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or sarif (default: the one --out's extension names, else text)")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` (atomically; - is stdout) instead of stdout")
 	completeRoot(cmd)
+	readsStdin(cmd, "map")
 	completeFormats(cmd, outputFormats...)
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
@@ -88,8 +87,12 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	if err := checkEnum("format", f.format, outputFormats); err != nil {
 		return err
 	}
-	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-		return usageError("--root %q is not a directory", f.root)
+	var err error
+	if f.format, err = formatFromOut(f.out, f.format, cmd.Flags().Changed("format"), outputFormats, reportExtensions); err != nil {
+		return err
+	}
+	if err := checkRootDir(f.root); err != nil {
+		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	t, ds := tree.Load(f.root)
@@ -101,9 +104,10 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, t.Sources)
 	}
-	ws, m, ds := analyzeTargets(cmd, t, f)
+	sources := maps.Clone(t.Sources)
+	ws, m, ds := analyzeTargets(cmd, t, f, sources)
 	if ds.HasErrors() {
-		return reportDiagnostics(stderr, ds, t.Sources)
+		return reportDiagnostics(stderr, ds, sources)
 	}
 	var findings diag.List
 	var witnesses []analysis.WitnessOf
@@ -114,7 +118,7 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	}
 	var report bytes.Buffer
 	color := (f.out == "" || f.out == "-") && useColor(cmd.OutOrStdout())
-	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, t.Sources, len(ws), color)
+	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, sources, len(ws), color)
 	if err := emitDocument(cmd, f.out, false, report.Bytes()); err != nil {
 		return err
 	}
@@ -122,7 +126,7 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 }
 
 // analyzeTargets selects the workflows to analyse and the map, if any.
-func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags) ([]*workflow.Workflow, *stepmap.Map, diag.List) {
+func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags, sources diag.Sources) ([]*workflow.Workflow, *stepmap.Map, diag.List) {
 	var w *workflow.Workflow
 	if f.id != "" {
 		ref, err := ident.ParseRef(ident.Dotted, f.id)
@@ -147,8 +151,11 @@ func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags) ([]*workfl
 		}
 		return all, nil, nil
 	}
-	readMap := func(p string) ([]byte, error) { return readInput(cmd, "--map", p, maxMapFile) }
-	sel, ds := stepmap.Select(f.mapRef, t.StepMapList(), readMap)
+	arg, ds := readMapFlag(cmd, f.mapRef, t.StepMapList(), sources)
+	if ds != nil {
+		return nil, nil, ds
+	}
+	sel, ds := stepmap.Select(arg.name, t.StepMapList(), arg.read)
 	if sel == nil || ds.HasErrors() {
 		return nil, nil, ds
 	}
@@ -159,7 +166,7 @@ func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags) ([]*workfl
 		}
 		w = pinned
 	}
-	m, mds := compiler.SelectMap(f.mapRef, t.StepMapList(), w, readMap)
+	m, mds := compiler.SelectMap(arg.name, t.StepMapList(), w, arg.read)
 	ds = mds
 	if m == nil || ds.HasErrors() {
 		return nil, nil, ds

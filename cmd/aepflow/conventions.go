@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -58,7 +59,7 @@ func useColor(w io.Writer) bool {
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
-	f, ok := w.(*os.File)
+	f, ok := osFile(w)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
@@ -66,6 +67,17 @@ func useColor(w io.Writer) bool {
 // so.
 func writeText(w io.Writer, ds diag.List, sources diag.Sources) error {
 	return diag.TextOptions{Color: useColor(w)}.Write(w, ds, sources)
+}
+
+// checkRootDir refuses, as a usage error with one wording, a --root that is
+// not a directory (missing, a file, a pipe, a device): no tree can be read
+// from it, and reading one would only add Go's "lstat … not a directory"
+// for each of its rows.
+func checkRootDir(root string) error {
+	if info, err := os.Stat(root); err != nil || !info.IsDir() {
+		return usageError("--root %q is not a directory", root)
+	}
+	return nil
 }
 
 // checkEnum refuses a flag value outside allowed with the one wording of
@@ -163,6 +175,40 @@ func describeFlagType(typ string) string {
 		return "a duration such as 30s or 2m"
 	}
 	return "a " + typ
+}
+
+// reportExtensions maps the extensions of --out to the report format they
+// name, for the commands that print a report (analyze, simulate, diff):
+// each accepts the ones among its own formats.
+var reportExtensions = map[string]string{
+	".json": "json", ".sarif": "sarif", ".md": "markdown", ".markdown": "markdown", ".txt": "text",
+}
+
+// formatFromOut returns the format a command writes to --out (issue 11
+// item 6): --format when it was given (set), else the one out's extension
+// names among formats (by extensions), else format (the default). An
+// extension that names another of formats than the --format given is a
+// usage error, so that nothing is written; an extension that names none of
+// them (or none at all) leaves the format to --format. Standard output
+// (out "" or `-`) has no extension.
+func formatFromOut(out, format string, set bool, formats []string, extensions map[string]string) (string, error) {
+	if out == "" || out == stdio {
+		return format, nil
+	}
+	byName, known := extensions[strings.ToLower(filepath.Ext(out))]
+	switch {
+	case !known || !slices.Contains(formats, byName) || byName == format:
+		return format, nil
+	case set:
+		return "", contradiction(format, out, byName)
+	}
+	return byName, nil
+}
+
+// contradiction is the one wording of a --format that an --out's extension
+// contradicts.
+func contradiction(format, out, byName string) error {
+	return usageError("--format %s contradicts --out %s, which names %s", format, out, byName)
 }
 
 // fixedCompletion completes a flag or argument from a fixed list of values.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,7 +74,8 @@ Both sides must validate; a side that does not is refused with its diagnostics.
 Output: text, json (the change set; with --against, the changed documents plus
 the ids added, removed and unchanged) or markdown (a summary table and a
 section per document, for a pull-request comment). --out writes it to a file
-atomically (- is stdout).
+atomically (- is stdout); without --format, an --out named .json, .md or .txt
+names the format.
 
 Exit codes: 0 both sides read and compared, no change; 1 changes (the report
 is printed), a side refused (diagnostics on stderr, no report), or the report
@@ -94,9 +94,10 @@ an unknown revision), so whether anything changed is undecided.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.against, "against", "", "compare the tree at --root with the same tree at git revision `REV`")
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR` (with --against)")
-	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or markdown")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or markdown (default: the one --out's extension names, else text)")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` atomically (- is stdout)")
 	completeRoot(cmd)
+	argsReadStdin(cmd, "OLD", "NEW")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
 	return cmd
 }
@@ -106,6 +107,10 @@ func (f *diffFlags) validate(cmd *cobra.Command, args []string) error {
 	if err := checkEnum("format", f.format, diffFormats); err != nil {
 		return err
 	}
+	var err error
+	if f.format, err = formatFromOut(f.out, f.format, cmd.Flags().Changed("format"), diffFormats, reportExtensions); err != nil {
+		return err
+	}
 	if f.against != "" {
 		if len(args) > 0 {
 			return usageError("--against compares a whole tree: give no files (got %d)", len(args))
@@ -113,8 +118,8 @@ func (f *diffFlags) validate(cmd *cobra.Command, args []string) error {
 		if strings.HasPrefix(f.against, "-") {
 			return usageError("--against %q is not a revision", f.against)
 		}
-		if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-			return usageError("--root %q is not a directory", f.root)
+		if err := checkRootDir(f.root); err != nil {
+			return err
 		}
 		return nil
 	}
@@ -122,10 +127,7 @@ func (f *diffFlags) validate(cmd *cobra.Command, args []string) error {
 		return usageError("--root is for --against; two files are compared on their own")
 	}
 	if len(args) != 2 {
-		return usageError("diff needs OLD and NEW (got %d files), or --against REV", len(args))
-	}
-	if args[0] == "-" && args[1] == "-" {
-		return usageError("only one of OLD and NEW can be - (standard input)")
+		return usageError("diff needs OLD and NEW (got %s), or --against REV", count(len(args), "file"))
 	}
 	return nil
 }
@@ -292,6 +294,7 @@ func loadRevisionTree(ctx context.Context, root, rev string, sources diag.Source
 	var ds diag.List
 	var wanted []gitrev.Entry
 	var kinds []tree.Kind
+	var total int64
 	for _, e := range entries {
 		kind, rel, ok := rowOf(e.Path, rows)
 		if !ok || !tree.IsDocumentPath(rel) {
@@ -304,7 +307,15 @@ func loadRevisionTree(ctx context.Context, root, rev string, sources diag.Source
 				WithHint("diff reads documents as blobs of the revision; make it a regular file"))
 		case e.Size > yamldoc.MaxFileSize:
 			ds.Add(diag.Errorf(tree.CodeInputTooLarge, "the file is %d bytes, over the limit of %d bytes", e.Size, yamldoc.MaxFileSize).InFile(name))
+		case total+e.Size > maxRevisionBytes:
+			// The blobs are held at once: the revision's documents are
+			// bounded in all, as a tree on disk is, before any is read.
+			if total <= maxRevisionBytes {
+				ds.Add(tree.OverBudget(name, maxRevisionBytes))
+			}
+			total = maxRevisionBytes + 1
 		default:
+			total += e.Size
 			wanted = append(wanted, e)
 			kinds = append(kinds, kind)
 		}
@@ -325,6 +336,10 @@ func loadRevisionTree(ctx context.Context, root, rev string, sources diag.Source
 	maps.Copy(sources, t.Sources)
 	return t, append(ds, tds...)
 }
+
+// maxRevisionBytes bounds the documents read from one git revision in all:
+// the tree's bound (a variable so that a test can lower it).
+var maxRevisionBytes int64 = tree.MaxTreeBytes
 
 // rowOf finds the row directory path lies under and returns its kind and
 // the path below it.

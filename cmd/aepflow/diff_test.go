@@ -133,3 +133,38 @@ func TestDiffNeverSaysNoChangeUnread(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffAgainstBoundsTheRevisionInAll: a revision's documents are held at
+// once, so they are bounded in all as a tree on disk is, from git's listing
+// before any blob is read; the first file past the bound is named, the
+// others are not read, and nothing is reported as unchanged.
+func TestDiffAgainstBoundsTheRevisionInAll(t *testing.T) {
+	dir := gitRepo(t, map[string]string{
+		"tree/workflows/x.yaml": strings.Replace(diffWorkflow, "demo/w", "demo/x", 1),
+		"tree/workflows/y.yaml": strings.Replace(diffWorkflow, "demo/w", "demo/y", 1),
+	})
+	defer func(old int64) { maxRevisionBytes = old }(maxRevisionBytes)
+	maxRevisionBytes = int64(2 * len(diffWorkflow)) // w.yaml and x.yaml fit, y.yaml does not
+	code, stdout, stderr := runDiffCmd(t, "--root", filepath.Join(dir, "tree"), "--against", "HEAD")
+	if code != exitProblems || stdout != "" ||
+		!strings.Contains(stderr, fmt.Sprintf("HEAD:tree/workflows/y.yaml: the tree's documents exceed the limit of %d bytes in all; this file and the ones after it are not read [input_too_large]", maxRevisionBytes)) ||
+		strings.Contains(stderr, "w.yaml:") || strings.Contains(stderr, "x.yaml:") {
+		t.Errorf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	maxRevisionBytes = int64(3 * len(diffWorkflow))
+	if code, stdout, stderr := runDiffCmd(t, "--root", filepath.Join(dir, "tree"), "--against", "HEAD"); code != exitOK {
+		t.Errorf("within the bound: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+}
+
+// TestDiffAgainstSuggestsARevision: a misspelt revision is looked up among
+// HEAD, the branches and the tags, with a "did you mean".
+func TestDiffAgainstSuggestsARevision(t *testing.T) {
+	dir := gitRepo(t, nil)
+	for rev, want := range map[string]string{"HEED": `"HEED"; did you mean "HEAD"?`, "mian": `"mian"; did you mean "main"?`} {
+		code, stdout, stderr := runDiffCmd(t, "--root", filepath.Join(dir, "tree"), "--against", rev)
+		if code != exitUndecided || stdout != "" || !strings.Contains(stderr, "the repository has no revision "+want+" [git_error]") {
+			t.Errorf("--against %s: exit %d\nstdout %q\nstderr %q", rev, code, stdout, stderr)
+		}
+	}
+}

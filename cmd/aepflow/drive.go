@@ -31,7 +31,7 @@ func newDriveCmd() *cobra.Command {
 
 Exit codes: those of the subcommand.`,
 		Example: `  aepflow drive transition --project /abs/project < hook.json`,
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 	}
 	cmd.AddCommand(newDriveTransitionCmd())
 	return cmd

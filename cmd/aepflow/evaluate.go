@@ -56,21 +56,22 @@ store, evidence document or snapshot could not be read or resolved
 
   # Which facts the evidence produced (why is a guard unknown?)
   aepflow evaluate --task task.yaml --root tree --evidence trace-evidence.yaml --facts`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runEvaluate(cmd, f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.task, "task", "", "task document `FILE` (required)")
+	fl.StringVar(&f.task, "task", "", "task document `FILE` (- for stdin; required)")
 	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
-	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence document `FILE`, repeatable, appended in order")
+	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence document `FILE` (- for stdin), repeatable, appended in order")
 	fl.StringVar(&f.store, "store", "", "planning store `DIR` (default: an empty graph)")
 	fl.StringVar(&f.state, "state", "", "enter the state `ID` (no guard evaluated)")
-	fl.StringVar(&f.snapshot, "snapshot", "", "restore the engine snapshot `FILE`")
+	fl.StringVar(&f.snapshot, "snapshot", "", "restore the engine snapshot `FILE` (- for stdin)")
 	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text or json")
 	fl.BoolVar(&f.facts, "facts", false, "print the fact store (every observed path and its value) instead of the report")
 	completeRoot(cmd, "store")
+	readsStdin(cmd, "task", "evidence", "snapshot")
 	_ = cmd.RegisterFlagCompletionFunc("state", completeStates)
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(evaluateFormats...))
 	return cmd
@@ -93,6 +94,9 @@ func runEvaluate(cmd *cobra.Command, f evaluateFlags) error {
 	}
 	if f.state != "" && f.snapshot != "" {
 		return usageError("--state and --snapshot are mutually exclusive")
+	}
+	if err := checkRootDir(f.root); err != nil {
+		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	now := time.Now()

@@ -36,4 +36,21 @@ func TestExamplesAreCurrent(t *testing.T) {
 				strings.Join(args, " "), code, stdout.String(), stderr.String())
 		}
 	}
+	// The bundled tree is what a finished one looks like: analyze, whose
+	// warnings exit 0, must find nothing in it either.
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"analyze", "--root", tree, "--format", "json"}, nil, &stdout, &stderr); code != exitOK || strings.TrimSpace(stdout.String()) != "[]" {
+		t.Errorf("aepflow analyze --root %s: exit %d, findings %s%s", tree, code, stdout.String(), stderr.String())
+	}
+	// The example scenario walks the workflow to its merge, through both
+	// retreats (a failed check, a review asking for changes).
+	stdout.Reset()
+	stderr.Reset()
+	scenario := filepath.Join(examples, "scenarios", "demo-review.yaml")
+	args := []string{"simulate", "--root", tree, "--id", "demo/review", "--map", "demo/review-steps", "--evidence", scenario}
+	code := run(args, nil, &stdout, &stderr)
+	out := stdout.String()
+	if code != exitOK || strings.Count(out, "(retreat)") != 2 || !strings.HasSuffix(out, "completed in `merged` after 9 move(s)\n") {
+		t.Errorf("aepflow %s: exit %d\n%s%s", strings.Join(args, " "), code, out, stderr.String())
+	}
 }

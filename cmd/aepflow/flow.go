@@ -58,7 +58,7 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 
   # A single workflow file, outside any tree
   aepflow flow --workflow workflow.yaml`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runFlow(cmd, f) },
 	}
 	fl := cmd.Flags()
@@ -71,6 +71,7 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 	fl.StringVar(&f.format, "format", "", "output `FORMAT`: yaml or json (default: the one --out's extension names, else yaml)")
 	fl.BoolVar(&f.check, "check", false, "compare with the --out file instead of writing; exit 1 with a diff when stale")
 	completeRoot(cmd)
+	readsStdin(cmd, "workflow", "map")
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(flowFormats...))
@@ -91,6 +92,11 @@ func (f *flowFlags) validate() (compiler.Format, error) {
 	}
 	if f.id != "" && f.workflowFile != "" {
 		return "", usageError("--id and --workflow exclude each other")
+	}
+	if f.id != "" {
+		if err := checkRootDir(f.root); err != nil {
+			return "", err
+		}
 	}
 	if f.check && (f.out == "" || f.out == stdio) {
 		return "", usageError("--check compares with the --out file: give --out FILE")
@@ -157,7 +163,7 @@ func runFlow(cmd *cobra.Command, f flowFlags) error {
 	}
 	opts := compiler.Options{MaxAttempts: f.maxAttempts}
 	if f.mapRef != "" {
-		m, mds := selectFlowMap(cmd, f.mapRef, maps, w)
+		m, mds := selectMapFlag(cmd, f.mapRef, maps, w, sources)
 		ds.Extend(mds)
 		if mds.HasErrors() {
 			return reportDiagnostics(stderr, ds, sources)
@@ -173,22 +179,6 @@ func runFlow(cmd *cobra.Command, f flowFlags) error {
 		_ = writeText(stderr, ds.Sorted(), sources)
 	}
 	return emitDocument(cmd, f.out, f.check, out)
-}
-
-// selectFlowMap selects --map x (documents.md §8.5): the file x when
-// something other than a directory is there (or standard input for `-`),
-// read through readInput, so a named pipe or a device is refused rather
-// than taken for an id; otherwise the id of one of maps.
-func selectFlowMap(cmd *cobra.Command, x string, maps []*stepmap.Map, w *workflow.Workflow) (*stepmap.Map, diag.List) {
-	notAFile := func(string) ([]byte, error) { return nil, os.ErrNotExist }
-	if st, err := os.Stat(x); x != stdio && (err != nil || st.IsDir()) {
-		return compiler.SelectMap(x, maps, w, notAFile)
-	}
-	data, err := readInput(cmd, "--map", x, yamldoc.MaxFileSize)
-	if err != nil {
-		return nil, diag.List{tree.ReadError(inputName(x), err)}
-	}
-	return compiler.SelectMap(inputName(x), nil, w, func(string) ([]byte, error) { return data, nil })
 }
 
 // loadForFlow finds the workflow (and the tree's step maps) the command

@@ -2,13 +2,17 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/aepflow/aepflow/flow"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/project"
 	"github.com/aepflow/aepflow/transition"
+	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/spf13/cobra"
 )
 
@@ -51,17 +55,24 @@ What the hook will meet is checked first, so that a typo is refused here
 rather than by every later call: the project must exist, and a --map must
 resolve (a file holding a valid step map, or a step-map id of the tree's
 drivers/) and, when the task resolves, fit its workflow. The run, the task
-and the store are not required yet.
+and the store are not required yet, but a --task that exists must be a
+regular file; --task - and --map - are refused (the hook's standard input is
+the harness's JSON).
 
-Exit codes: 0 written, 1 no project, a --map that does not resolve, or the
-file could not be written, 2 usage error.`,
+Exit codes: 0 written, 1 no project, a --map that does not resolve, a --task
+that is not a regular file, or the file could not be written, 2 usage error.`,
 		Example: `  aepflow hooks --out hooks.json
   aepflow hooks --out .engineering/hooks.json --project . --map development/default
   aepflow hooks --out hooks.json --root ../protocols --run AUTH-142/3`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "out"); err != nil {
 				return err
+			}
+			for _, f := range []struct{ name, value string }{{"task", task}, {"map", stepMap}} {
+				if f.value == stdio {
+					return usageError("--%s -: the hook's standard input is the harness's JSON, not a file; name the file", f.name)
+				}
 			}
 			exe, err := os.Executable()
 			if err != nil {
@@ -103,6 +114,9 @@ file could not be written, 2 usage error.`,
 				}
 				argv = append(argv, "--plugin-dir", abs)
 			}
+			if err := checkHookTask(task); err != nil {
+				return exitWith(exitProblems, fmt.Errorf("not writing %s: --task %s: %v", out, task, errText(err)))
+			}
 			if err := transition.CheckSetup(transition.Options{Project: projectDir, Root: root, Task: task, Store: store, Map: stepMap}); err != nil {
 				return exitWith(exitProblems, fmt.Errorf("not writing %s: %v", out, err))
 			}
@@ -143,6 +157,24 @@ func noteHooksInputs(cmd *cobra.Command, projectDir, task, stepMap string) {
 	if p, err := project.Open(projectDir, true, os.Getenv); err == nil {
 		noteInputs(cmd, filepath.Join(p.Eng, "project.yaml"), p.Task)
 	}
+}
+
+// checkHookTask refuses a --task the hook could never read: one that exists
+// and is not a regular file (a directory, a pipe, a device) or is over the
+// document bound. A task that does not exist yet is fine: the hook reads
+// it at each transition, by which time it may.
+func checkHookTask(task string) error {
+	if task == "" {
+		return nil
+	}
+	f, err := fsio.Open(task, yamldoc.MaxFileSize)
+	switch {
+	case err == nil:
+		return f.Close()
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	}
+	return err
 }
 
 // isFile reports whether p names an existing regular file.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/instruct"
@@ -19,8 +18,6 @@ import (
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
-	"github.com/aepflow/aepflow/workflow"
-	"github.com/aepflow/aepflow/yamldoc"
 )
 
 func init() { register("instruct", newInstructCmd) }
@@ -56,8 +53,8 @@ The output is byte-stable, fit to commit. See docs/instruct.md.
 
 The whole tree is loaded and validated first; any error refuses the command.
 
-With --id, one document: to stdout, or to the file --out (missing parent
-directories are created; its path is printed). Without --id, every workflow of
+With --id, one document: to stdout (also --out -), or to the file --out (missing
+parent directories are created; its path is printed). Without --id, every workflow of
 the tree, into the directory --out: <workflow id>.md each (adp/default ->
 adp/default.md), then the index README.md; each path is printed as it is
 written. Nothing is ever deleted. --map (a file, or the id of a map under the
@@ -81,7 +78,7 @@ error.`,
   # every workflow into docs/instructions, then keep it honest in CI
   aepflow instruct --root tree --out docs/instructions
   aepflow instruct --root tree --out docs/instructions --check`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.validate(); err != nil {
 				return err
@@ -92,11 +89,12 @@ error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR`")
 	fl.StringVar(&f.id, "id", "", "workflow reference, `REF` = <id> or <id>/<major>; without it, every workflow")
-	fl.StringVar(&f.mapRef, "map", "", "step map: a `FILE`, or the id of a map under the tree's drivers/ (needs --id)")
-	fl.StringVar(&f.out, "out", "", "with --id: write the document to `PATH`; without: write every document into the directory PATH")
+	fl.StringVar(&f.mapRef, "map", "", "step map: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`; needs --id)")
+	fl.StringVar(&f.out, "out", "", "with --id: write the document to `PATH` (- for stdout); without: write every document into the directory PATH")
 	fl.StringVar(&f.format, "format", "markdown", "output `FORMAT`: markdown (the only one)")
 	fl.BoolVar(&f.check, "check", false, "compare with --out instead of writing; exit 1 with a diff when stale, missing or orphaned")
 	completeRoot(cmd)
+	readsStdin(cmd, "map")
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(instructFormats...))
@@ -111,11 +109,13 @@ func (f instructFlags) validate() error {
 		return checkEnum("format", f.format, instructFormats)
 	case f.mapRef != "" && f.id == "":
 		return usageError("--map needs --id: a step map is written against one workflow")
-	case f.check && f.out == "":
+	case f.check && (f.out == "" || f.out == stdio):
 		return usageError("--check compares with --out: give --out (a file with --id, a directory without)")
+	case f.out == stdio && f.id == "":
+		return usageError("--out - is standard output, which takes one document: give --id, or a directory for every workflow")
 	}
-	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-		return usageError("--root %q is not a directory", f.root)
+	if err := checkRootDir(f.root); err != nil {
+		return err
 	}
 	return nil
 }
@@ -126,8 +126,6 @@ type instructRun struct {
 	f       instructFlags
 	tree    *tree.Tree
 	sources diag.Sources
-	// inputs are the files the run read, which it must never write.
-	inputs []string
 }
 
 // runInstruct loads the tree and writes (or checks) one document or a
@@ -140,7 +138,7 @@ func runInstruct(cmd *cobra.Command, f instructFlags) error {
 			r.sources[name] = data
 		}
 		for _, file := range t.Files {
-			r.inputs = append(r.inputs, file.Path)
+			noteInputs(cmd, file.Path)
 		}
 	}
 	if ds.HasErrors() || t == nil {
@@ -188,7 +186,7 @@ func (r *instructRun) one() error {
 	var m *stepmap.Map
 	if r.f.mapRef != "" {
 		var ds diag.List
-		if m, ds = r.selectMap(w); ds.HasErrors() {
+		if m, ds = selectMapFlag(r.cmd, r.f.mapRef, r.tree.StepMapList(), w, r.sources); ds.HasErrors() {
 			return r.refuse(ds...)
 		}
 		if len(ds) > 0 {
@@ -209,30 +207,6 @@ func (r *instructRun) one() error {
 	return nil
 }
 
-// selectMap selects --map as documents.md §8.5 says (an existing file,
-// else a map id of the tree) and cross-validates it against w. A file that
-// exists but cannot be read within the bound is refused as what it is,
-// not mistaken for an id.
-func (r *instructRun) selectMap(w *workflow.Workflow) (*stepmap.Map, diag.List) {
-	x := r.f.mapRef
-	var data []byte
-	if _, statErr := os.Stat(x); statErr == nil {
-		var err error
-		if data, err = readInput(r.cmd, "--map", x, yamldoc.MaxFileSize); err != nil {
-			return nil, diag.List{fileError(x, err)}
-		}
-		r.sources[x] = data
-		r.inputs = append(r.inputs, x)
-	}
-	readFile := func(path string) ([]byte, error) {
-		if data != nil && path == x {
-			return data, nil
-		}
-		return nil, fs.ErrNotExist
-	}
-	return compiler.SelectMap(x, r.tree.StepMapList(), w, readFile)
-}
-
 // fileError is the diagnostic of a file the command cannot read or write:
 // input_too_large for an input over the bound, io_error otherwise; an fsio
 // refusal says why in its own words.
@@ -249,9 +223,10 @@ func fileError(path string, err error) diag.Diagnostic {
 }
 
 // write writes one output file atomically, creating missing parent
-// directories, never onto one of the run's inputs.
+// directories, never onto one of the command's inputs (the tree's files,
+// a --map file).
 func (r *instructRun) write(path string, data []byte) error {
-	return fsio.WriteFile(path, data, fsio.WriteOptions{Inputs: r.inputs, MakeDirs: true})
+	return fsio.WriteFile(path, data, fsio.WriteOptions{Inputs: stateOf(r.cmd).inputs, MakeDirs: true})
 }
 
 // outputs are the files directory mode writes, in write order: the

@@ -30,7 +30,7 @@ func TestInstructRefusesAnOversizedMap(t *testing.T) {
 	if code := run([]string{"instruct", "--root", root, "--id", "demo/a", "--map", big}, nil, &stdout, &stderr); code != exitProblems {
 		t.Errorf("exit %d, want %d\n%s", code, exitProblems, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "it is larger than the limit of 4 MiB [input_too_large]") {
+	if !strings.Contains(stderr.String(), "the file is 4194305 bytes, over the limit of 4194304 bytes [input_too_large]") {
 		t.Errorf("stderr:\n%s", stderr.String())
 	}
 	if stdout.Len() != 0 {

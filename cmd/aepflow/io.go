@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/aepflow/aepflow/internal/fsio"
 )
@@ -62,6 +66,68 @@ func inputName(path string) string {
 		return stdinName
 	}
 	return path
+}
+
+// stdinAnnotation marks a flag whose value `-` reads standard input; on a
+// command, it names its arguments for the same rule (one name for every
+// argument, "FILE", or one per position, "OLD NEW").
+const stdinAnnotation = "aepflow-stdin"
+
+// readsStdin marks the flags of cmd whose value `-` is standard input, so
+// that checkStdinOnce can refuse a second `-` before anything is read.
+func readsStdin(cmd *cobra.Command, flags ...string) {
+	for _, name := range flags {
+		if err := cmd.Flags().SetAnnotation(name, stdinAnnotation, []string{"true"}); err != nil {
+			panic(err) // a flag name misspelt in the code
+		}
+	}
+}
+
+// argsReadStdin names the arguments of cmd, whose `-` is standard input:
+// names is one name for every argument ("FILE") or one per position
+// ("OLD", "NEW").
+func argsReadStdin(cmd *cobra.Command, names ...string) {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[stdinAnnotation] = strings.Join(names, " ")
+}
+
+// checkStdinOnce refuses, as a usage error and before anything is read, a
+// command line that names `-` as an input more than once (flags marked by
+// readsStdin, in name order, then arguments named by argsReadStdin):
+// standard input can be read once. takeStdin stays the guard of the read
+// itself.
+func checkStdinOnce(cmd *cobra.Command, args []string) error {
+	var claims []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Changed || f.Annotations[stdinAnnotation] == nil {
+			return
+		}
+		values := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			values = sv.GetSlice()
+		}
+		for _, v := range values {
+			if v == stdio {
+				claims = append(claims, "--"+f.Name)
+			}
+		}
+	})
+	if names := strings.Fields(cmd.Annotations[stdinAnnotation]); len(names) > 0 {
+		for i, a := range args {
+			if a == stdio {
+				claims = append(claims, names[min(i, len(names)-1)])
+			}
+		}
+	}
+	switch {
+	case len(claims) < 2:
+		return nil
+	case claims[0] == claims[1]:
+		return usageError("%s - is given twice: standard input can be read once", claims[0])
+	}
+	return usageError("%s - and %s - both ask for standard input, which can be read once", claims[0], claims[1])
 }
 
 // takeStdin claims standard input for what (a flag or argument name); a
@@ -163,9 +229,67 @@ func writeOutput(cmd *cobra.Command, out string, data []byte, makeDirs bool) err
 // which is not a usage error.
 func writeStdout(cmd *cobra.Command, data []byte) error {
 	if _, err := cmd.OutOrStdout().Write(data); err != nil {
-		return exitWith(exitProblems, fmt.Errorf("cannot write to standard output: %v", errText(err)))
+		return exitWith(exitProblems, stdoutFailed(err))
 	}
 	return nil
+}
+
+// stdoutError is a failed write to standard output, in the project's
+// words ("cannot write to standard output: no space left on device"),
+// never Go's ("write /dev/stdout: …").
+type stdoutError struct{ err error }
+
+func (e *stdoutError) Error() string { return "cannot write to standard output: " + errText(e.err) }
+func (e *stdoutError) Unwrap() error { return e.err }
+
+// stdoutFailed returns err as a *stdoutError, unless it already is one.
+func stdoutFailed(err error) error {
+	var se *stdoutError
+	if errors.As(err, &se) {
+		return se
+	}
+	return &stdoutError{err: err}
+}
+
+// stdoutWriter is standard output as every command sees it. It remembers
+// the first failed write, so that run exits 1 even where the write's error
+// was dropped (cobra's help and completion scripts drop theirs), and it
+// fails every write after that one: the output is already incomplete.
+type stdoutWriter struct {
+	mu  sync.Mutex // trace suites judge transcripts in parallel
+	w   io.Writer
+	err error
+}
+
+func (s *stdoutWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = stdoutFailed(err)
+		return n, s.err
+	}
+	return n, nil
+}
+
+// failed returns the first failed write's error, or nil.
+func (s *stdoutWriter) failed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// osFile returns the file behind w (a terminal, maybe), looking through
+// the stdoutWriter.
+func osFile(w io.Writer) (*os.File, bool) {
+	if s, ok := w.(*stdoutWriter); ok {
+		w = s.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }
 
 // errText returns an error's message without Go's "write /dev/stdout:"

@@ -41,8 +41,11 @@ without shutdown or the stream breaks, 2 usage error.`,
 
   # the same; --stdio is accepted because some clients always pass it
   aepflow lsp --stdio`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !stdio {
+				return usageError("--stdio=false: standard input and output are the only transport")
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			stream := stdioStream{in: cmd.InOrStdin(), out: cmd.OutOrStdout()}
@@ -51,7 +54,9 @@ without shutdown or the stream breaks, 2 usage error.`,
 			case err == nil:
 				return nil
 			case errors.Is(err, lsp.ErrNoShutdown):
-				return exitWith(exitProblems, nil)
+				// Status 1, as the LSP asks; said on standard error (the
+				// log), so that a session run by hand does not end mute.
+				return exitWith(exitProblems, errors.New("lsp: the client exited, or closed the stream, without shutdown"))
 			}
 			return exitWith(exitProblems, err)
 		},

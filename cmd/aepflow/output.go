@@ -7,15 +7,20 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/textdiff"
+	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
 )
 
 // This file holds what the commands that read a tree and write a document
@@ -53,6 +58,66 @@ func loadTreeWorkflow(cmd *cobra.Command, root, id string, sources diag.Sources)
 		return nil, t, append(ds, diag.Errorf("unknown_workflow", "%v", err))
 	}
 	return w, t, ds
+}
+
+// mapFlag is what `--map x` names, read at most once: the step-map file x
+// (its bytes, under the name diagnostics give it) or, when no file is
+// there, the step-map id x.
+type mapFlag struct {
+	name string
+	data []byte
+	file bool
+}
+
+// readMapFlag reads `--map x` the one way every command chooses a map
+// (documents.md §8.5): `-` is standard input; anything at x but a
+// directory is the file x, read through readInput, so that a named pipe, a
+// device, a link to one or a file over the document bound is refused as
+// what it is (its diagnostic is returned), never mistaken for an id; a
+// directory is the id it spells when maps holds that id, and is refused as
+// a directory otherwise; nothing at x is an id. The bytes read are added
+// to sources, for the source lines under the map's diagnostics.
+func readMapFlag(cmd *cobra.Command, x string, maps []*stepmap.Map, sources diag.Sources) (mapFlag, diag.List) {
+	if x != stdio {
+		info, err := os.Stat(x)
+		held := slices.ContainsFunc(maps, func(m *stepmap.Map) bool { return m.ID == x })
+		switch {
+		case err != nil && !held && tree.IsDocumentPath(filepath.Base(x)):
+			// `--map steps.yaml` that is missing names a file, not an
+			// id: say so, rather than "no step map has the id".
+			return mapFlag{}, diag.List{tree.ReadError(x, &fsio.Error{Op: "read", Path: x, Err: err})}
+		case err != nil:
+			return mapFlag{name: x}, nil
+		case info.IsDir() && held:
+			return mapFlag{name: x}, nil
+		}
+	}
+	name := inputName(x)
+	data, err := readInput(cmd, "--map", x, yamldoc.MaxFileSize)
+	if err != nil {
+		return mapFlag{}, diag.List{tree.ReadError(name, err)}
+	}
+	sources[name] = data
+	return mapFlag{name: name, data: data, file: true}, nil
+}
+
+// read is the readFile of stepmap.Select and compiler.SelectMap: the bytes
+// of the map file, or fs.ErrNotExist when the flag names an id.
+func (m mapFlag) read(string) ([]byte, error) {
+	if !m.file {
+		return nil, fs.ErrNotExist
+	}
+	return m.data, nil
+}
+
+// selectMapFlag reads `--map x` (readMapFlag) and selects the map for w,
+// cross-validated (compiler.SelectMap).
+func selectMapFlag(cmd *cobra.Command, x string, maps []*stepmap.Map, w *workflow.Workflow, sources diag.Sources) (*stepmap.Map, diag.List) {
+	arg, ds := readMapFlag(cmd, x, maps, sources)
+	if ds != nil {
+		return nil, ds
+	}
+	return compiler.SelectMap(arg.name, maps, w, arg.read)
 }
 
 // reportDiagnostics prints ds (sorted) to w and returns the exit-1 error.

@@ -41,7 +41,7 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 		Example: `  aepflow plan --flow flow.yaml
   aepflow plan --flow flow.json --max-attempts 3 --format json
   aepflow plan --flow flow.yaml --governed`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "flow"); err != nil {
 				return err
@@ -94,6 +94,7 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "the same as --format json")
 	_ = cmd.Flags().MarkHidden("json")
 	cmd.Flags().BoolVar(&governed, "governed", false, "also enforce the naming a governor relies on")
+	readsStdin(cmd, "flow")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(planFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("flow", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return []string{"yaml", "yml", "json"}, cobra.ShellCompDirectiveFilterFileExt

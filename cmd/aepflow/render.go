@@ -82,7 +82,7 @@ error.`,
 
   # where run AUTH-142/3 is and where it has been
   aepflow render --id adp/default --root tree --run AUTH-142/3 --format png --out run.png`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.formatSet = cmd.Flags().Changed("format")
 			f.toTerminal = (f.out == "" || f.out == stdio) && isTerminal(cmd.OutOrStdout())
@@ -104,7 +104,7 @@ error.`,
 	fl.StringVar(&f.format, "format", "svg", "output `FORMAT`: svg, png, dot or mermaid")
 	fl.StringVar(&f.out, "out", "", "write to `FILE` (atomically; - for stdout) and print its path")
 	fl.StringVar(&f.run, "run", "", "overlay run `TASK/N` of the project found from the working directory")
-	fl.StringVar(&f.state, "snapshot", "", "overlay the run in this engine snapshot `FILE`")
+	fl.StringVar(&f.state, "snapshot", "", "overlay the run in this engine snapshot `FILE` (- for stdin)")
 	// --state was the flag's first name; evaluate's --state names a state,
 	// so the file is --snapshot everywhere and --state stays as an alias.
 	fl.StringVar(&f.state, "state", "", "the same as --snapshot")
@@ -113,6 +113,7 @@ error.`,
 	fl.BoolVar(&f.check, "check", false, "with --out: exit 1 with a diff when the file is stale; write nothing")
 	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "give up on an svg or png layout that takes longer than this `DURATION`")
 	completeRoot(cmd)
+	readsStdin(cmd, "snapshot", "state")
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(renderFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("clusters", fixedCompletion("phases"))
@@ -145,7 +146,7 @@ func (f *renderFlags) formatFromOut() error {
 	case !known && !f.formatSet:
 		return usageError("cannot tell the format from --out %s: give --format (svg, png, dot or mermaid), or name the file .svg, .png, .dot or .mmd", f.out)
 	case known && f.formatSet && byName != f.format:
-		return usageError("--format %s contradicts --out %s, which names %s", f.format, f.out, byName)
+		return contradiction(f.format, f.out, byName)
 	case known:
 		f.format = byName
 	}
@@ -178,15 +179,15 @@ func (f *renderFlags) validate() error {
 	case f.timeout <= 0:
 		return usageError("--timeout must be positive, not %v", f.timeout)
 	}
-	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-		return usageError("--root %q is not a directory", f.root)
+	if err := checkRootDir(f.root); err != nil {
+		return err
 	}
 	return nil
 }
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := osFile(w)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 

@@ -116,6 +116,21 @@ Exit codes: 0 clean, 1 problems found or input refused, 2 usage error,
 			root.AddCommand(f.build())
 		}
 	}
+	// A command name the root does not know gets the groups' wording
+	// and "did you mean", not cobra's multi-line one.
+	root.Args = cobra.ArbitraryArgs
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return cmd.Help()
+		}
+		return groupRunE(cmd, args)
+	}
+	// cobra adds completion and help when it executes; add them now, so
+	// that guardCommands makes them fail closed too (`completion` with no
+	// shell, `help bogus`: both printed help and exited 0).
+	root.InitDefaultCompletionCmd()
+	root.SetHelpCommand(newHelpCmd())
+	root.InitDefaultHelpCmd()
 	guardCommands(root)
 	return root
 }
@@ -128,6 +143,53 @@ func factoryNamed(name string) (commandFactory, bool) {
 		}
 	}
 	return commandFactory{}, false
+}
+
+// noArgs is cobra.NoArgs in the project's words: a leaf command given an
+// argument is told it takes none (cobra called the argument an "unknown
+// command", which sends a user who gave a file looking for a verb).
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%q takes no arguments, got %q (its files are flags; see %q)", cmd.CommandPath(), args[0], cmd.CommandPath()+" --help")
+}
+
+// newHelpCmd returns the help command: cobra's, except that a topic it
+// does not know is a usage error with "did you mean", not the root's
+// usage and exit 0.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "Help prints the help of any command: aepflow help [path to command].",
+		Args:  cobra.ArbitraryArgs,
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var names []cobra.Completion
+			for _, sub := range cmd.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			switch {
+			case err != nil:
+				return exitWith(exitUsage, err)
+			case len(rest) > 0 && cmd.HasSubCommands():
+				return exitWith(exitUsage, unknownVerb(cmd, rest))
+			case len(rest) > 0:
+				return usageError("unknown help topic %q: %q has no verbs", strings.Join(args, " "), cmd.CommandPath())
+			}
+			return cmd.Help()
+		},
+	}
 }
 
 // guardCommands makes every command of the tree fail closed: a command
@@ -162,7 +224,9 @@ func guardRun(runE func(*cobra.Command, []string) error) func(*cobra.Command, []
 				err = exitWith(internalExit(cmd), fmt.Errorf("%s: internal error: %v (a bug in aepflow; please report it)", where, r))
 			}
 		}()
-		err = runE(cmd, args)
+		if err = checkStdinOnce(cmd, args); err == nil {
+			err = runE(cmd, args)
+		}
 		var ee *exitError
 		if err != nil && !errors.As(err, &ee) {
 			err = exitWith(exitProblems, err)
@@ -176,6 +240,16 @@ func guardRun(runE func(*cobra.Command, []string) error) func(*cobra.Command, []
 // suggestion. Under drive it also prints the hook's refusal line, because
 // the hook's exit 2 always carries `{"reason": …}` on stdout.
 func groupRunE(cmd *cobra.Command, args []string) error {
+	err := unknownVerb(cmd, args)
+	if underDrive(cmd) {
+		_ = writeStdout(cmd, transition.RefusalJSON(err.Error()))
+	}
+	return exitWith(exitUsage, err)
+}
+
+// unknownVerb returns the usage error of a group command given no verb or
+// an unknown one (args[0]).
+func unknownVerb(cmd *cobra.Command, args []string) error {
 	var verbs []string
 	for _, c := range cmd.Commands() {
 		if c.IsAvailableCommand() {
@@ -193,14 +267,13 @@ func groupRunE(cmd *cobra.Command, args []string) error {
 		}
 		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 			msg += fmt.Sprintf("; did you mean %q?", s[0])
+		} else if !cmd.HasParent() {
+			msg += fmt.Sprintf(" (see %q)", cmd.CommandPath()+" --help")
 		} else {
 			msg += "; its verbs are " + orList(verbs)
 		}
 	}
-	if underDrive(cmd) {
-		_ = writeStdout(cmd, transition.RefusalJSON(msg))
-	}
-	return exitWith(exitUsage, errors.New(msg))
+	return errors.New(msg)
 }
 
 // orList joins names as "a, b or c".
@@ -237,7 +310,15 @@ func internalExit(cmd *cobra.Command) int {
 
 // run executes the command line args and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return execute(newRootCmdFor(args, stdin, stdout, stderr), args, stderr)
+	out := &stdoutWriter{w: stdout}
+	code := execute(newRootCmdFor(args, stdin, out, stderr), args, stderr)
+	if err := out.failed(); err != nil && code == exitOK {
+		// The command could not deliver what it printed, though it
+		// did not notice (help, completion): not "done".
+		fmt.Fprintf(stderr, "aepflow: %v\n", err)
+		return exitProblems
+	}
+	return code
 }
 
 // execute runs the command tree root on args and returns the exit code,
@@ -262,9 +343,13 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 		return ee.code
 	}
 	// cobra's own errors (unknown command, bad arguments) are usage
-	// errors; under drive, where exit 2 must carry a reason, they are
-	// "cannot answer".
+	// errors, but for a failed write (--version's); under drive, where
+	// exit 2 must carry a reason, they are "cannot answer".
 	fmt.Fprintf(stderr, "aepflow: %v\n", err)
+	var se *stdoutError
+	if errors.As(err, &se) {
+		return exitProblems
+	}
 	if cmd != nil && underDrive(cmd) {
 		return hookCannot
 	}

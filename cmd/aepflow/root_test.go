@@ -75,20 +75,36 @@ func TestExitCodesOfFailures(t *testing.T) {
 
 // TestOneCommandTree checks what newRootCmdFor relies on: each registered
 // name is its command's name, so a command line that starts with it gets
-// that command; and every command line under it behaves alike with the
-// command alone and with the whole tree (help, a bad flag, a bad verb).
+// that command (beside cobra's help and completion); and every command
+// line under it behaves alike with the command alone and with the whole
+// tree (help, a bad flag, a bad verb).
 func TestOneCommandTree(t *testing.T) {
+	// registered lists the commands of a tree that were registered, not
+	// cobra's own.
+	registered := func(root *cobra.Command) []string {
+		var names []string
+		for _, c := range root.Commands() {
+			if c.Name() != "help" && c.Name() != "completion" {
+				names = append(names, c.Name())
+			}
+		}
+		return names
+	}
 	whole := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
-	if got, want := len(whole.Commands()), len(commandFactories); got != want {
+	if got, want := len(registered(whole)), len(commandFactories); got != want {
 		t.Fatalf("the whole tree has %d commands, %d are registered", got, want)
 	}
 	for _, f := range commandFactories {
 		alone := newRootCmdFor([]string{f.name}, strings.NewReader(""), io.Discard, io.Discard)
-		if cmds := alone.Commands(); len(cmds) != 1 || cmds[0].Name() != f.name {
-			t.Fatalf("%s: the tree for it holds %v, want that command alone", f.name, cmds)
+		if names := registered(alone); len(names) != 1 || names[0] != f.name {
+			t.Fatalf("%s: the tree for it holds %v, want that command alone", f.name, names)
+		}
+		cmd, _, err := alone.Find([]string{f.name})
+		if err != nil {
+			t.Fatal(err)
 		}
 		lines := [][]string{{f.name, "--help"}, {f.name, "--no-such-flag"}, {f.name, "no-such-verb"}}
-		for _, c := range alone.Commands()[0].Commands() {
+		for _, c := range cmd.Commands() {
 			lines = append(lines, []string{f.name, c.Name(), "--help"}, []string{f.name, c.Name(), "--no-such-flag"})
 		}
 		for _, args := range lines {
@@ -101,7 +117,9 @@ func TestOneCommandTree(t *testing.T) {
 			}
 		}
 	}
-	if cmds := newRootCmdFor([]string{"--color", "never", "version"}, strings.NewReader(""), io.Discard, io.Discard).Commands(); len(cmds) != len(commandFactories) {
-		t.Errorf("a command line starting with a flag gets %d commands, want the whole tree", len(cmds))
+	for _, args := range [][]string{{"--color", "never", "version"}, {"help", "drive"}, {"completion", "bash"}, {"no-such-command"}} {
+		if names := registered(newRootCmdFor(args, strings.NewReader(""), io.Discard, io.Discard)); len(names) != len(commandFactories) {
+			t.Errorf("%q gets %d commands, want the whole tree", args, len(names))
+		}
 	}
 }

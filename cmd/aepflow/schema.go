@@ -18,13 +18,19 @@ func completeSchemaNames(_ *cobra.Command, args []string, prefix string) ([]cobr
 	return filterPrefix(schemas.Names(), prefix), cobra.ShellCompDirectiveNoFileComp
 }
 
+// schemaFormats are the values of `schema --format`: how the list of names
+// is printed (a schema is JSON in both).
+var schemaFormats = []string{"text", "json"}
+
 func newSchemaCmd() *cobra.Command {
-	return &cobra.Command{
+	var format string
+	cmd := &cobra.Command{
 		Use:   "schema [NAME]",
 		Short: "Print the JSON Schema of an AEP document kind",
 		Long: `Schema prints one of the JSON Schemas (draft 2020-12) aepflow embeds, so that an
 editor checks documents against the same shapes "aepflow validate" enforces.
-Without NAME it lists the available names, one a line.
+Without NAME it lists the available names, one a line (--format json: a JSON
+array).
 
 Names: workflow, driver-steps (step maps), protocol, principle, profile,
 lifecycle, and flow once the flow format registers its schema.
@@ -33,7 +39,8 @@ The schemas describe shape (keys, types, identifier patterns). Rules that
 relate several values — a workflow's dead ends, a step map's placeholders —
 are checked by "aepflow validate" only.
 
-Exit codes: 0 printed, 2 unknown NAME.`,
+Exit codes: 0 printed, 1 standard output could not be written, 2 unknown
+NAME or --format.`,
 		Example: `  # list the schemas
   aepflow schema
 
@@ -44,7 +51,13 @@ Exit codes: 0 printed, 2 unknown NAME.`,
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: completeSchemaNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkEnum("format", format, schemaFormats); err != nil {
+				return err
+			}
 			out := cmd.OutOrStdout()
+			if len(args) == 0 && format == "json" {
+				return writeJSON(out, schemas.Names())
+			}
 			if len(args) == 0 {
 				_, err := fmt.Fprintln(out, strings.Join(schemas.Names(), "\n"))
 				return err
@@ -57,4 +70,7 @@ Exit codes: 0 printed, 2 unknown NAME.`,
 			return err
 		},
 	}
+	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT` of the list of names: text or json (a schema is JSON)")
+	completeFormats(cmd, schemaFormats...)
+	return cmd
 }

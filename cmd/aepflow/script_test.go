@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,6 +34,19 @@ func TestScripts(t *testing.T) {
 				for _, a := range args {
 					ts.Check(mkfifo(ts.MkAbs(a)))
 				}
+			},
+			// sparse PATH BYTES makes a file of BYTES bytes without
+			// writing them: an input over a bound, at no cost.
+			"sparse": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: sparse PATH BYTES")
+				}
+				size, err := strconv.ParseInt(args[1], 10, 64)
+				ts.Check(err)
+				f, err := os.Create(ts.MkAbs(args[0]))
+				ts.Check(err)
+				ts.Check(f.Truncate(size))
+				ts.Check(f.Close())
 			},
 		},
 	})

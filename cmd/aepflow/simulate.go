@@ -2,16 +2,15 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"time"
 
 	"github.com/aepflow/aepflow/analysis"
-	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +26,7 @@ const (
 )
 
 // maxTaskFile bounds a task document.
-const maxTaskFile = 4 << 20
+const maxTaskFile = yamldoc.MaxFileSize
 
 type simulateFlags struct {
 	root, id, mapRef, task, format, out string
@@ -52,28 +51,33 @@ scenario document (format: aep.scenario/1; docs/simulate.md). Without --task
 the run is under a bare plan: no principles, no completion set. With --task
 the task is resolved as evaluate resolves it; its profile's workflow must be
 --id's. With --out the run is written atomically to FILE (- is stdout) and
-its path printed; the exit code is the same. Every state may be entered at most its visit budget times
-(--max-visits, else the map's visit_budget, else 3).
+its path printed; the exit code is the same; without --format, an --out
+named .json or .txt names the format. Every state may be entered at most
+its visit budget times (--max-visits, else the map's visit_budget, else 3).
 
 Exit codes: 0 the run completed, 1 a document, task, map or scenario could
 not be read or resolved (diagnostics on stderr), 2 usage error, 3 internal
 failure, 4 the run blocked, 5 a visit budget was exhausted.`,
-		Example: `  aepflow simulate --root tree --id demo/gate --evidence scenario.yaml
+		Example: `  # the bundled example (from a clone): a failed check and a round of review changes, then merged
+  aepflow simulate --root examples/tree --id demo/review --map demo/review-steps --evidence examples/scenarios/demo-review.yaml
+
+  aepflow simulate --root tree --id demo/gate --evidence scenario.yaml
   aepflow simulate --root tree --id demo/gate --evidence diff.yaml --evidence tests.yaml --max-visits 2
   aepflow simulate --root tree --id adp/default --task task.yaml --evidence scenario.yaml --format json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSimulate(cmd, f) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
 	fl.StringVar(&f.id, "id", "", "workflow reference `REF` (required)")
-	fl.StringVar(&f.mapRef, "map", "", "step map `ID|FILE` (visit budgets)")
-	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence or scenario document `FILE`, repeatable, read in order (required)")
-	fl.StringVar(&f.task, "task", "", "task document `FILE` to resolve instead of the bare plan")
+	fl.StringVar(&f.mapRef, "map", "", "step map whose visit budgets apply: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`)")
+	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence or scenario document `FILE` (- for stdin), repeatable, read in order (required)")
+	fl.StringVar(&f.task, "task", "", "task document `FILE` (- for stdin) to resolve instead of the bare plan")
 	fl.IntVar(&f.maxVisits, "max-visits", 0, "visit budget `N` of every state (at least 1)")
-	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text or json")
+	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text or json (default: the one --out's extension names, else text)")
 	fl.StringVar(&f.out, "out", "", "write the run to `FILE` (atomically; - is stdout) instead of stdout")
 	completeRoot(cmd)
+	readsStdin(cmd, "evidence", "task", "map")
 	completeFormats(cmd, simulateFormats...)
 	_ = cmd.RegisterFlagCompletionFunc("id", completeWorkflowIDs)
 	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
@@ -90,11 +94,15 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	if err := checkEnum("format", f.format, simulateFormats); err != nil {
 		return err
 	}
+	var err error
+	if f.format, err = formatFromOut(f.out, f.format, cmd.Flags().Changed("format"), simulateFormats, reportExtensions); err != nil {
+		return err
+	}
 	if cmd.Flags().Changed("max-visits") && (f.maxVisits < 1 || f.maxVisits > analysis.MaxVisitBudget) {
 		return usageError("--max-visits must be from 1 to %d, not %d", analysis.MaxVisitBudget, f.maxVisits)
 	}
-	if info, err := os.Stat(f.root); err != nil || !info.IsDir() {
-		return usageError("--root %q is not a directory", f.root)
+	if err := checkRootDir(f.root); err != nil {
+		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	sources := diag.Sources{}
@@ -108,7 +116,7 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	}
 	var m *stepmap.Map
 	if f.mapRef != "" {
-		sel, mds := compiler.SelectMap(f.mapRef, t.StepMapList(), w, func(p string) ([]byte, error) { return readInput(cmd, "--map", p, maxMapFile) })
+		sel, mds := selectMapFlag(cmd, f.mapRef, t.StepMapList(), w, sources)
 		if sel == nil || mds.HasErrors() {
 			return reportDiagnostics(stderr, mds, sources)
 		}
@@ -118,7 +126,7 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	for _, name := range f.evidence {
 		data, err := readInput(cmd, "--evidence", name, analysis.MaxScenarioFile)
 		if err != nil {
-			return reportDiagnostics(stderr, diag.List{ioError(inputName(name), err)}, sources)
+			return reportDiagnostics(stderr, diag.List{readError(name, err)}, sources)
 		}
 		sources[inputName(name)] = data
 		files = append(files, analysis.ScenarioFile{Name: inputName(name), Data: data})
@@ -159,6 +167,15 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	return nil
 }
 
+// readError is the diagnostic of a --evidence or --task file that could
+// not be read, worded as a tree file's or a --map file's (tree.ReadError):
+// `cannot read the file: it is a named pipe, not a regular file`, or
+// input_too_large with the file's size (both bounds are the document
+// bound, yamldoc.MaxFileSize, which tree.ReadError names).
+func readError(path string, err error) diag.Diagnostic {
+	return tree.ReadError(inputName(path), err)
+}
+
 // simulationPlan resolves --task with the scenario's facts appended to its
 // constraints.facts; nil without --task (the bare plan).
 func simulationPlan(cmd *cobra.Command, t *tree.Tree, w *workflow.Workflow, taskFile string, sc *analysis.Scenario, sources diag.Sources) (*engine.Plan, diag.List) {
@@ -167,7 +184,7 @@ func simulationPlan(cmd *cobra.Command, t *tree.Tree, w *workflow.Workflow, task
 	}
 	data, err := readInput(cmd, "--task", taskFile, maxTaskFile)
 	if err != nil {
-		return nil, diag.List{ioError(inputName(taskFile), err)}
+		return nil, diag.List{readError(taskFile, err)}
 	}
 	taskFile = inputName(taskFile)
 	sources[taskFile] = data

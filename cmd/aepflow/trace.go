@@ -71,7 +71,7 @@ or unreadable, 2 on a malformed command line.`,
 		Example: `  aepflow trace inspect --transcript run.jsonl
   aepflow trace inspect --transcript run.jsonl --format json
   aepflow trace inspect --transcript runs/ --transcript extra.jsonl`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "transcript"); err != nil {
 				return err
@@ -96,6 +96,7 @@ or unreadable, 2 on a malformed command line.`,
 	}
 	cmd.Flags().StringArrayVar(&transcripts, "transcript", nil, "transcript `FILE` or directory of *.jsonl to read (repeatable; - is standard input)")
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text or json")
+	readsStdin(cmd, "transcript")
 	completeFormats(cmd, "text", "json")
 	return cmd
 }
@@ -133,7 +134,7 @@ undecided, else 0.`,
   aepflow trace check --spec eval.trace.yaml --transcript run.jsonl --format json --redact
   aepflow trace check --spec eval.trace.yaml --transcript run.jsonl --advisory billed-to-the-session
   aepflow trace check --spec eval.trace.yaml --transcript runs/ --format junit > junit.xml`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
 				return err
@@ -160,6 +161,7 @@ undecided, else 0.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json or junit")
 	cmd.Flags().BoolVar(&redact, "redact", false, "cite event indices and digests only, never transcript text")
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
+	readsStdin(cmd, "spec", "transcript")
 	completeFormats(cmd, "text", "json", "junit")
 	return cmd
 }
@@ -192,7 +194,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 		Example: `  aepflow trace evidence --spec eval.trace.yaml --transcript run.jsonl
   aepflow trace evidence --spec eval.trace.yaml --transcript run.jsonl --observed-at 2026-08-21 --out evidence/trace.yaml
   aepflow trace evidence --spec eval.trace.yaml --transcript runs/ --out evidence/suite.yaml`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
 				return err
@@ -235,6 +237,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 	cmd.Flags().StringVar(&observedAt, "observed-at", "", "observation time: `DATE` (YYYY-MM-DD) or epoch milliseconds (default now)")
 	cmd.Flags().StringVar(&out, "out", "", "write the records to `FILE` instead of stdout (- is stdout)")
 	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
+	readsStdin(cmd, "spec", "transcript")
 	completeFormats(cmd, "yaml", "json", "text")
 	return cmd
 }
@@ -547,5 +550,5 @@ func evidenceFormat(format string, set bool, out string) (string, error) {
 	case format == "text" && byName == "yaml", format == byName:
 		return format, nil
 	}
-	return "", usageError("--format %s contradicts --out %s, which names %s", format, out, byName)
+	return "", contradiction(format, out, byName)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
@@ -71,14 +70,17 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 					return checkEnum("kind", kind, kindNames)
 				}
 			}
+			if kind != "" && len(files) == 0 {
+				return usageError("--kind is for FILE arguments: a tree's documents are told apart by their directories")
+			}
 			var diags diag.List
 			var sources diag.Sources
 			var count int
 			if len(files) > 0 {
 				diags, sources, count = validateFiles(cmd, files, k)
 			} else {
-				if info, err := os.Stat(root); err != nil || !info.IsDir() {
-					return usageError("--root %q is not a directory", root)
+				if err := checkRootDir(root); err != nil {
+					return err
 				}
 				t, ds := tree.Load(root)
 				ds.Extend(t.RequireDocuments())
@@ -92,6 +94,7 @@ Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, json or sarif")
 	cmd.Flags().StringVar(&kind, "kind", "", "`KIND` of every FILE, instead of detecting it")
 	completeRoot(cmd)
+	argsReadStdin(cmd, "FILE")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(outputFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("kind", fixedCompletion(kindNames...))
 	return cmd

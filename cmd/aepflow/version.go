@@ -34,7 +34,7 @@ Exit codes: 0 printed, 2 usage error.`,
 		Example: `  aepflow version
   aepflow --version
   aepflow version --format json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkEnum("format", format, []string{"text", "json"}); err != nil {
 				return err

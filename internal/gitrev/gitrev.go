@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aepflow/aepflow/internal/suggest"
 )
 
 // MaxListing bounds the bytes of one `git ls-tree` listing (about 200,000
@@ -105,11 +107,26 @@ func (r *Repo) ResolveTree(ctx context.Context, rev string) (string, error) {
 	if err != nil {
 		var ge *Error
 		if errors.As(err, &ge) && ge.Stderr == "" {
-			return "", fmt.Errorf("the repository has no revision %q", rev)
+			msg := fmt.Sprintf("the repository has no revision %q", rev)
+			if best, ok := suggest.Closest(rev, r.refNames(ctx)); ok {
+				msg += fmt.Sprintf("; did you mean %q?", best)
+			}
+			return "", errors.New(msg)
 		}
 		return "", err
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// refNames returns HEAD and the short names of the repository's branches
+// and tags (remote ones included), for a "did you mean"; none when git
+// cannot list them. The listing is bounded as a tree's is.
+func (r *Repo) refNames(ctx context.Context) []string {
+	out, err := r.output(ctx, MaxListing, "for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes")
+	if err != nil {
+		return []string{"HEAD"}
+	}
+	return append([]string{"HEAD"}, strings.Fields(string(out))...)
 }
 
 // Entry is one file of a listing.
