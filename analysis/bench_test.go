@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -145,8 +146,14 @@ func simChain(tb testing.TB, n int) (*tree.Tree, *workflow.Workflow, *Scenario) 
 
 // BenchmarkSimulateChain walks a 1,000-state chain end to end, one record
 // per state (§12).
-func BenchmarkSimulateChain(b *testing.B) {
-	tr, w, sc := simChain(b, 1000)
+func BenchmarkSimulateChain(b *testing.B) { benchSimulate(b, 1000) }
+
+// BenchmarkSimulateChain100 is the same walk over 100 states, for the
+// growth ratio.
+func BenchmarkSimulateChain100(b *testing.B) { benchSimulate(b, 100) }
+
+func benchSimulate(b *testing.B, n int) {
+	tr, w, sc := simChain(b, n)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -154,6 +161,34 @@ func BenchmarkSimulateChain(b *testing.B) {
 		if err != nil || run.Outcome.Kind != OutcomeCompleted {
 			b.Fatalf("%v %+v", err, run.Outcome)
 		}
+	}
+}
+
+// TestSimulateAllocationsGrowLinearly: a walk of ten times the moves and
+// records costs at most twelve times the allocations, in number and in
+// bytes (issue 13: copying the execution on every move made the bytes
+// grow by a hundred, rebinding every entered state the number).
+func TestSimulateAllocationsGrowLinearly(t *testing.T) {
+	cost := func(n int) (mallocs, bytes float64) {
+		tr, w, sc := simChain(t, n)
+		walk := func() {
+			run, _, err := Simulate(tr, w, sc, SimOptions{})
+			if err != nil || run.Outcome.Kind != OutcomeCompleted || run.Outcome.Moves != n {
+				t.Fatalf("%v %+v", err, run.Outcome)
+			}
+		}
+		walk() // warm up once-only tables
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		walk()
+		runtime.ReadMemStats(&after)
+		return float64(after.Mallocs - before.Mallocs), float64(after.TotalAlloc - before.TotalAlloc)
+	}
+	n1, b1 := cost(100)
+	n2, b2 := cost(1000)
+	t.Logf("100 moves: %.0f allocations, %.0f bytes; 1,000 moves: %.0f, %.0f (%.1f×, %.1f×)", n1, b1, n2, b2, n2/n1, b2/b1)
+	if n2 > 12*n1 || b2 > 12*b1 {
+		t.Errorf("100 moves: %.0f allocations, %.0f bytes; 1,000 moves: %.0f, %.0f (%.1f×, %.1f×; want ≤ 12× each)", n1, b1, n2, b2, n2/n1, b2/b1)
 	}
 }
 

@@ -210,6 +210,8 @@ type simulation struct {
 	visits map[string]int
 	run    Run
 	moves  int
+	// joins maps a (from, to) pair to its transition.
+	joins map[[2]string]*workflow.Transition
 }
 
 func (s *simulation) budget(state string) uint32 {
@@ -260,11 +262,11 @@ func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 	s.submit(exec, s.sc.Evidence)
 	s.submit(exec, s.entryRecords(exec.State, 1))
 	for {
-		// The engine's own transition, on a throwaway copy: when it moves
-		// and the budget allows the entry, the copy is the run's next
-		// state, so the target is entered once.
-		next := exec.Clone()
-		r, err := next.Transition()
+		// The engine's own transition, asked without moving (Next): the
+		// target is entered only when the budget allows the entry, so the
+		// run never holds a state it refused, and no move copies the
+		// execution.
+		r, err := exec.Next()
 		if err != nil {
 			return nil, err
 		}
@@ -285,7 +287,7 @@ func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 			return s.finish(exec, Outcome{Kind: OutcomeBudget, Refused: &Refused{From: r.From, To: r.To, Transition: tr.Index, Budget: s.budget(r.To), Walk: MaxMoves}}), nil
 		}
 		step := s.moveStep(exec, tr)
-		exec = next
+		exec.EnterState(r.To)
 		s.visits[r.To]++
 		s.moves++
 		step.N = s.moves
@@ -295,12 +297,20 @@ func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 }
 
 // transition returns the transition joining from and to (a loaded
-// workflow has one per pair).
+// workflow has one per pair; the first in document order otherwise),
+// from a table built on the first move so that a move costs no scan of
+// the workflow.
 func (s *simulation) transition(from, to string) (*workflow.Transition, error) {
-	for _, t := range s.w.Transitions {
-		if t.From == from && t.To == to {
-			return t, nil
+	if s.joins == nil {
+		s.joins = make(map[[2]string]*workflow.Transition, len(s.w.Transitions))
+		for _, t := range s.w.Transitions {
+			if _, dup := s.joins[[2]string{t.From, t.To}]; !dup {
+				s.joins[[2]string{t.From, t.To}] = t
+			}
 		}
+	}
+	if t := s.joins[[2]string{from, to}]; t != nil {
+		return t, nil
 	}
 	return nil, fmt.Errorf("the engine moved %s -> %s, which no transition joins", from, to)
 }

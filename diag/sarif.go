@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Tool names the program that produced a SARIF log.
@@ -165,12 +166,14 @@ func WriteSARIF(w io.Writer, l List, tool Tool) error {
 }
 
 // semver matches a Semantic Versioning 2.0 version after an optional "v".
-var semver = regexp.MustCompile(`^v?((0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$`)
+var semver = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v?((0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$`)
+})
 
 // semanticVersion returns version as SARIF's semanticVersion wants it
 // (SemVer 2.0, no "v"); a build from a work tree ("devel") is 0.0.0-devel.
 func semanticVersion(version string) string {
-	if m := semver.FindStringSubmatch(version); m != nil {
+	if m := semver().FindStringSubmatch(version); m != nil {
 		return m[1]
 	}
 	if version == "" {

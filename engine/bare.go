@@ -28,10 +28,7 @@ func BarePlan(w *workflow.Workflow, scales predicate.Scales, facts []Fact) *Plan
 		{"task.objective", predicate.Text(task.Objective)},
 		{"task.profile", predicate.Text("")},
 	}, facts)
-	p.states = make([]*workflow.State, 0, len(w.States))
-	for _, id := range w.StateIDs() {
-		p.states = append(p.states, w.States[id])
-	}
+	p.indexWorkflow()
 	p.collectHorizons()
 	return p
 }

@@ -71,10 +71,7 @@ func (e *Execution) Evaluate() (*Evaluation, error) {
 		}
 	}
 	ev.InState = append(ev.InState, e.EvaluateSet(&c.Requires, stateSource(c.ID))...)
-	for _, t := range w.Transitions {
-		if t.From != c.ID {
-			continue
-		}
+	for _, t := range e.Plan.transitionsFrom(c.ID) {
 		ev.Moves = append(ev.Moves, e.evaluateMove(c, t))
 	}
 	ev.Completion = e.completionItems()
@@ -197,8 +194,21 @@ type Result struct {
 
 // Transition evaluates the execution and, when a move is permitted, enters
 // the first permitted target in document order (engine.md §5). It changes
-// e; call it on a Clone to ask without moving.
+// e; call Next, or Transition on a Clone, to ask without moving.
 func (e *Execution) Transition() (Result, error) {
+	r, err := e.Next()
+	if err == nil && r.Kind == Moved {
+		e.EnterState(r.To)
+	}
+	return r, err
+}
+
+// Next returns what Transition would answer, leaving e as it is: the
+// answer is Evaluate's, which only reads. A caller that may decline the
+// move (a simulation out of visit budget) asks Next and enters the target
+// itself, with no copy of the execution: copying it on every move made a
+// walk of n moves cost n² (issue 13).
+func (e *Execution) Next() (Result, error) {
 	ev, err := e.Evaluate()
 	if err != nil {
 		return Result{}, err
@@ -208,7 +218,6 @@ func (e *Execution) Transition() (Result, error) {
 	}
 	for _, m := range ev.Moves {
 		if m.Permitted {
-			e.EnterState(m.To)
 			return Result{Kind: Moved, From: m.From, To: m.To}, nil
 		}
 	}

@@ -115,9 +115,10 @@ func (e *Execution) rebuild() {
 // changed: only the new records are folded in, then the derived facts are
 // bound again. The result is the store rebuild would build. A clock moved
 // since the last build changes which records lapse, and a log that did not
-// only grow is not the one folded: both rebuild.
+// only grow is not the one folded (nor is a list of entered states that
+// shrank): both rebuild.
 func (e *Execution) refresh() {
-	if e.store == nil || !e.store.now.Equal(e.Now) || e.store.applied > len(e.Evidence) {
+	if e.store == nil || !e.store.now.Equal(e.Now) || e.store.applied > len(e.Evidence) || e.store.enteredApplied > len(e.Entered) {
 		e.rebuild()
 		return
 	}
@@ -137,7 +138,11 @@ func (e *Execution) fold() {
 		if !lapsed {
 			rec.Project(func(p string, v predicate.Value) {
 				st.observed[p] = v
-				e.facts[p] = v
+				if !st.entered[p] {
+					// A derived fact stays on top; derive rebinds the
+					// others after the fold.
+					e.facts[p] = v
+				}
 			})
 		}
 		st.tally(i, rec, lapsed)
@@ -153,14 +158,23 @@ func covers(h int, observed int64, now time.Time) bool {
 // derive binds the engine-derived facts (engine.md §2.6) over the
 // observed ones. A path derived before and not now gets its observed value
 // back (or goes), so the store is the observed facts with exactly this
-// derivation on top.
+// derivation on top. The `state.<id>.entered` facts are kept apart
+// (st.entered): they never stop being derived, and no other derived path
+// has their shape (`state.` … `.entered`).
 func (e *Execution) derive() {
 	st := e.store
+	// The entered states only grow: each is bound once, when it is first
+	// seen, so entering the n-th state costs one fact, not n (issue 13).
+	for _, s := range e.Entered[st.enteredApplied:] {
+		p := "state." + strings.Join(splitState(s), ".") + ".entered"
+		if !st.entered[p] {
+			st.entered[p] = true
+			e.facts[p] = predicate.Bool(true)
+		}
+	}
+	st.enteredApplied = len(e.Entered)
 	now := map[string]predicate.Value{}
 	now["state.current"] = predicate.Text(e.State)
-	for _, s := range e.Entered {
-		now["state."+strings.Join(splitState(s), ".")+".entered"] = predicate.Bool(true)
-	}
 	if ws := e.Plan.Workflow.States[e.State]; ws != nil {
 		now["workflow.terminal"] = predicate.Bool(ws.Terminal)
 	}

@@ -18,10 +18,15 @@ import (
 // it for every Submit made submitting N records one at a time cost N²
 // (issue 13).
 type factStore struct {
-	now      time.Time          // the clock lapses and horizons were judged at
-	applied  int                // log entries folded in
-	observed predicate.MapFacts // the store before the derived facts
-	derived  map[string]predicate.Value
+	now      time.Time                  // the clock lapses and horizons were judged at
+	applied  int                        // log entries folded in
+	observed predicate.MapFacts         // the store before the derived facts
+	derived  map[string]predicate.Value // the derived facts but the entered ones
+
+	// entered holds the `state.<id>.entered` paths bound, from the first
+	// enteredApplied states of the execution's Entered.
+	entered        map[string]bool
+	enteredApplied int
 
 	count       map[string]int // records per kind
 	first, last map[string]int // 1-based position of the first and last record of each kind
@@ -54,7 +59,7 @@ type conditionalItems struct {
 // newFactStore makes the empty store of e's plan at e's clock.
 func newFactStore(e *Execution) *factStore {
 	st := &factStore{
-		now: e.Now, observed: predicate.MapFacts{},
+		now: e.Now, observed: predicate.MapFacts{}, entered: map[string]bool{},
 		count: map[string]int{}, first: map[string]int{}, last: map[string]int{},
 	}
 	add := func(r workflow.EvidenceReq) int {
@@ -143,6 +148,7 @@ func (st *factStore) clone() *factStore {
 	c := *st
 	c.observed = maps.Clone(st.observed)
 	c.derived = maps.Clone(st.derived)
+	c.entered = maps.Clone(st.entered)
 	c.count, c.first, c.last = maps.Clone(st.count), maps.Clone(st.first), maps.Clone(st.last)
 	c.items = slices.Clone(st.items)
 	return &c

@@ -68,7 +68,14 @@ type ExtraDir struct {
 // Every problem is listed, sorted. The tree holds the documents it kept;
 // Resolve and CheckVocabulary read them as they are.
 func LoadTree(root string, extra ...ExtraDir) (*tree.Tree, diag.List) {
-	t, diags := tree.LoadKinds(root, docKinds...)
+	return LoadTreeWith(root, tree.Options{}, extra...)
+}
+
+// LoadTreeWith is LoadTree keeping what opts says of the files read
+// (tree.Options): the transition hook, whose answers are one line, keeps
+// no source bytes.
+func LoadTreeWith(root string, opts tree.Options, extra ...ExtraDir) (*tree.Tree, diag.List) {
+	t, diags := tree.LoadKindsWith(root, opts, docKinds...)
 	for _, x := range extra {
 		if kind, ok := dirKind(x.Kind); ok {
 			diags.Extend(t.AddDir(x.Dir, kind))

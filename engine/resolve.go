@@ -87,8 +87,41 @@ type Plan struct {
 
 	// states are the workflow's states in byte order of their ids, the
 	// order every scan over them takes.
-	states   []*workflow.State
+	states []*workflow.State
+	// outgoing lists each state's transitions in document order, so that
+	// evaluating a state costs its own moves, not the workflow's.
+	outgoing map[string][]*workflow.Transition
 	horizons map[string]int
+}
+
+// indexWorkflow builds the plan's tables of its workflow: its states in
+// byte order of their ids, and each state's outgoing transitions.
+func (p *Plan) indexWorkflow() {
+	w := p.Workflow
+	p.states = make([]*workflow.State, 0, len(w.States))
+	for _, id := range w.StateIDs() {
+		p.states = append(p.states, w.States[id])
+	}
+	p.outgoing = make(map[string][]*workflow.Transition, len(w.States))
+	for _, t := range w.Transitions {
+		p.outgoing[t.From] = append(p.outgoing[t.From], t)
+	}
+}
+
+// transitionsFrom returns the transitions leaving state id, in document
+// order (a scan of the workflow when the plan was not built by Resolve or
+// BarePlan).
+func (p *Plan) transitionsFrom(id string) []*workflow.Transition {
+	if p.outgoing != nil {
+		return p.outgoing[id]
+	}
+	var out []*workflow.Transition
+	for _, t := range p.Workflow.Transitions {
+		if t.From == id {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func failf(format string, args ...any) diag.Diagnostic {
@@ -329,10 +362,7 @@ func Resolve(t *tree.Tree, task *Task) (*Plan, diag.List) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	plan.states = make([]*workflow.State, 0, len(plan.Workflow.States))
-	for _, id := range plan.Workflow.StateIDs() {
-		plan.states = append(plan.states, plan.Workflow.States[id])
-	}
+	plan.indexWorkflow()
 	plan.bindPlanFacts()
 	plan.checkTimings(func(d diag.Diagnostic) { diags.Add(d) })
 	plan.collectHorizons()

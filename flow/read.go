@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
@@ -139,9 +140,10 @@ func parseError(file, format string, pos diag.Pos, msg string) *diag.Diagnostic 
 
 // ---- YAML ----
 
+// The patterns that place a yaml.v3 error, compiled on first use.
 var (
-	yamlLine   = regexp.MustCompile(`line (\d+)`)
-	yamlPrefix = regexp.MustCompile(`^yaml: (line \d+: )?`)
+	yamlLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
+	yamlPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (line \d+: )?`) })
 )
 
 func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
@@ -151,7 +153,7 @@ func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 		if err == io.EOF {
 			return nil, parseError(file, "YAML", diag.Pos{Line: 1, Column: 1}, "the document is empty")
 		}
-		return nil, parseError(file, "YAML", yamlErrorPos(err, data), yamlPrefix.ReplaceAllString(err.Error(), ""))
+		return nil, parseError(file, "YAML", yamlErrorPos(err, data), yamlPrefix().ReplaceAllString(err.Error(), ""))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
@@ -169,7 +171,7 @@ func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 }
 
 func yamlErrorPos(err error, data []byte) diag.Pos {
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		if n, e := strconv.Atoi(m[1]); e == nil {
 			// yaml.v3 also breaks lines at a lone CR, and names the line
 			// after the last at end of input; positions here count LF

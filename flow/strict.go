@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aepflow/aepflow/diag"
 )
@@ -21,7 +22,7 @@ var (
 	runKeysKnown = []string{"command", "context", "description", "evidence", "harness", "kind", "prompt", "scope", "state", "summary"}
 )
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // strict runs §3.2 over the raw tree, where a node is a group if and only
 // if it has the key `nodes`, and appends the findings sorted by path then
@@ -92,7 +93,7 @@ func (s *strictWalk) names(v *Value, path, key, dupCode string, charset bool) {
 			s.add(diag.Errorf(dupCode, "`%s` of `%s` names `%s` twice", key, path, it.Text), path, it.Pos)
 		}
 		seen[it.Text] = true
-		if charset && !nameRE.MatchString(it.Text) {
+		if charset && !nameRE().MatchString(it.Text) {
 			s.add(diag.Errorf("flow_id_charset", "`%s` of `%s` names `%s`, which is not made of `A-Z`, `a-z`, `0-9`, `_` and `-`", key, path, it.Text), path, it.Pos)
 		}
 	}
@@ -133,7 +134,7 @@ func (s *strictWalk) id(v *Value, path string) {
 	switch {
 	case strings.TrimSpace(idv.Text) == "":
 		s.add(diag.Errorf("flow_blank_node_id", "node `%s` has a blank `id`", path), path, idv.Pos)
-	case !nameRE.MatchString(idv.Text):
+	case !nameRE().MatchString(idv.Text):
 		s.add(diag.Errorf("flow_id_charset", "id `%s` is not made of `A-Z`, `a-z`, `0-9`, `_` and `-`", idv.Text), path, idv.Pos)
 	}
 }

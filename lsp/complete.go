@@ -20,11 +20,13 @@ import (
 var (
 	// valueAfter matches a line that ends in `key: partial` (block or
 	// flow style), capturing the key and the partial value.
-	valueAfter = regexp.MustCompile(`(?:^|[\s{,\-])([A-Za-z_][A-Za-z0-9_-]*):\s+(?:\[\s*)?([^\s:,\[\]{}]*)$`)
+	valueAfter = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[\s{,\-])([A-Za-z_][A-Za-z0-9_-]*):\s+(?:\[\s*)?([^\s:,\[\]{}]*)$`)
+	})
 	// keyStart matches a line on which a key is being typed.
-	keyStart = regexp.MustCompile(`^(\s*)(-\s+)?([A-Za-z_][A-Za-z0-9_-]*)?$`)
+	keyStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)(-\s+)?([A-Za-z_][A-Za-z0-9_-]*)?$`) })
 	// factTail matches the fact path being typed at the end of a guard.
-	factTail = regexp.MustCompile(`[A-Za-z0-9_.\-]*$`)
+	factTail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_.\-]*$`) })
 )
 
 // completion offers, at the cursor: state ids after `initial:`, `from:`,
@@ -40,7 +42,7 @@ func (s *server) completion(_ *glsp.Context, p *lsp.CompletionParams) (any, erro
 	line := v.src.tx.lineBefore(off)
 	path := keyPath(v.src.tx, off)
 	items := v.complete(line, path)
-	word := factTail.FindString(line)
+	word := factTail().FindString(line)
 	r := v.src.tx.rangeOf(off-len(word), off)
 	for i := range items {
 		if items[i].TextEdit == nil {
@@ -55,15 +57,15 @@ func (s *server) completion(_ *glsp.Context, p *lsp.CompletionParams) (any, erro
 }
 
 func (v *view) complete(line string, path []string) []lsp.CompletionItem {
-	if m := valueAfter.FindStringSubmatch(line); m != nil {
+	if m := valueAfter().FindStringSubmatch(line); m != nil {
 		return v.completeValue(m[1], path)
 	}
 	if strings.Contains(line, "when:") || slices.Contains(path, "when") {
-		if v.kind == tree.KindWorkflow && !keyStart.MatchString(line) {
+		if v.kind == tree.KindWorkflow && !keyStart().MatchString(line) {
 			return v.factItems()
 		}
 	}
-	if keyStart.MatchString(line) {
+	if keyStart().MatchString(line) {
 		// keyPath counted a `- ` on the cursor's line as a sequence item.
 		if v.kind == tree.KindProfile && v.tree != nil && len(path) == 2 && path[1] == "[]" &&
 			slices.Contains([]string{"principles", "without_principles", "remove_principles"}, path[0]) {

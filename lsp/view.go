@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
@@ -95,7 +96,7 @@ func (v *view) pinned() *workflow.Workflow {
 	case v.stepMap != nil:
 		ref = v.stepMap.Workflow
 	case v.src.root == nil:
-		m := pinLine.FindStringSubmatch(v.src.tx.s)
+		m := pinLine().FindStringSubmatch(v.src.tx.s)
 		if m == nil {
 			return nil
 		}
@@ -111,7 +112,7 @@ func (v *view) pinned() *workflow.Workflow {
 }
 
 // pinLine finds a step map's top-level `workflow:` pin in its text.
-var pinLine = regexp.MustCompile(`(?m)^workflow:[ \t]*(\S+)`)
+var pinLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^workflow:[ \t]*(\S+)`) })
 
 // treeWorkflow returns the tree's workflow for a reference, or nil.
 func (v *view) treeWorkflow(ref ident.Ref) *workflow.Workflow {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/workflow"
@@ -184,14 +185,14 @@ func esc(text string) string {
 
 // mmDirection matches what Mermaid's lexer reads as a direction statement
 // anywhere in a line, in any case.
-var mmDirection = regexp.MustCompile(`(?i)(direc)(tion\s+(?:tb|bt|lr|rl))`)
+var mmDirection = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(direc)(tion\s+(?:tb|bt|lr|rl))`) })
 
 // escLabel is esc for a state title or a guard: a statement's label.
 func escLabel(text string) string { return entities(labelSafe(esc(text))) }
 
 // mmEntityLike matches what Mermaid decodes as an entity code: `#` and a
 // word ending in `;` (`#lt;`, `#35;`).
-var mmEntityLike = regexp.MustCompile(`#(\w+;)`)
+var mmEntityLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#(\w+;)`) })
 
 // entities writes `<` and `>` as Mermaid's entity codes `#lt;` and `#gt;`,
 // which Mermaid 11 shows as the characters (raw, they may read as HTML in
@@ -202,7 +203,7 @@ func entities(text string) string {
 	if !strings.ContainsAny(text, "<>#") {
 		return text
 	}
-	text = mmEntityLike.ReplaceAllString(text, "#35;$1")
+	text = mmEntityLike().ReplaceAllString(text, "#35;$1")
 	return strings.NewReplacer("<", "#lt;", ">", "#gt;").Replace(text)
 }
 
@@ -224,7 +225,7 @@ func labelSafe(text string) string {
 	if strings.HasSuffix(text, ":") {
 		text = strings.TrimSuffix(text, ":") + "\u2236"
 	}
-	return mmDirection.ReplaceAllString(text, "${1}\u200b${2}")
+	return mmDirection().ReplaceAllString(text, "${1}\u200b${2}")
 }
 
 // escNote is esc for a note line, which must not read as the note's end:

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/vocab"
@@ -27,7 +28,7 @@ const (
 
 // placeholder matches `{name}` with name made of `[a-z_]`; anything else in
 // braces is plain text.
-var placeholder = regexp.MustCompile(`\{([a-z_]+)\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([a-z_]+)\}`) })
 
 // Validate runs the structural rules of documents.md §8.3 and returns
 // every problem, positioned at the blamed node. States are visited in id
@@ -120,7 +121,7 @@ func (v *validator) command(state string, s *Step, p string, sawLLM bool) {
 // placeholders checks one `run` word or record path. The location is the
 // step's `run` for both (documents.md §8.3 names `P.run` for the record too).
 func (v *validator) placeholders(text, state string, pos diag.Pos, path string, sawLLM bool) {
-	for _, match := range placeholder.FindAllStringSubmatch(text, -1) {
+	for _, match := range placeholder().FindAllStringSubmatch(text, -1) {
 		name := match[1]
 		switch {
 		case !slices.Contains(Placeholders, name):

@@ -5,8 +5,8 @@ import "fmt"
 // requestSeries collapses requests sharing an id into the last of them (its
 // values and source line), in order of first appearance (trace.md §1.4).
 func requestSeries(reqs []Request) []Request {
-	var out []Request
-	pos := map[string]int{}
+	out := make([]Request, 0, len(reqs))
+	pos := make(map[string]int, len(reqs))
 	for _, r := range reqs {
 		if r.RequestID == nil {
 			out = append(out, r)
@@ -20,6 +20,16 @@ func requestSeries(reqs []Request) []Request {
 		out = append(out, r)
 	}
 	return out
+}
+
+// requestSeries returns ir's request series, collapsed once for every
+// expectation that reads it. It must not be modified.
+func (ir *IR) requestSeries() []Request {
+	if ir.seriesOnce == nil { // an IR not built by ReadStream
+		return requestSeries(ir.Requests)
+	}
+	ir.seriesOnce.Do(func() { ir.series = requestSeries(ir.Requests) })
+	return ir.series
 }
 
 // requestEvents is what a request cites: events on its source line, else
@@ -52,7 +62,7 @@ func requestField(r Request, field string) *uint64 {
 
 // seriesValues reads one field across the request series.
 func seriesValues(ir *IR, field string) ([]Request, []uint64, *Outcome) {
-	series := requestSeries(ir.Requests)
+	series := ir.requestSeries()
 	if len(series) == 0 {
 		o := unkOutcome("no_requests", nil)
 		return nil, nil, &o

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -54,18 +55,20 @@ type Provenance struct {
 	Inputs  []string `json:"inputs" yaml:"inputs"`
 }
 
+// The digest patterns, compiled on first use: a process that mints no
+// evidence record (the transition hook) does not pay for them at start-up.
 var (
-	specDigestRe       = regexp.MustCompile(`^[0-9a-f]{16,64}$`)
-	transcriptDigestRe = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	specDigestRe       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{16,64}$`) })
+	transcriptDigestRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 )
 
 // NewEvidence mints the record of a report. specPath and transcriptPath are
 // the inputs as the user gave them; observedAt is epoch milliseconds.
 func NewEvidence(r *Report, specPath, transcriptPath string, observedAt int64) (*Evidence, error) {
-	if !specDigestRe.MatchString(r.SpecDigest) {
+	if !specDigestRe().MatchString(r.SpecDigest) {
 		return nil, fmt.Errorf("spec digest `%s` is not 16 to 64 lowercase hex", r.SpecDigest)
 	}
-	if !transcriptDigestRe.MatchString(r.TranscriptDigest) {
+	if !transcriptDigestRe().MatchString(r.TranscriptDigest) {
 		return nil, fmt.Errorf("transcript digest `%s` is not 64 lowercase hex", r.TranscriptDigest)
 	}
 	status := map[string]string{VerdictOK: StatusPassed, VerdictGap: StatusFailed, VerdictUnknown: StatusInconclusive}[r.Verdict]

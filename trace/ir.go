@@ -65,6 +65,10 @@ type derived struct {
 	// the citations of requests (trace.md §1.4); built once, on first use.
 	textsByRequest map[string][]int
 	textsOnce      *sync.Once
+	// series is the request series (requestSeries), built once, on first
+	// use: every usage expectation of a spec reads it.
+	series     []Request
+	seriesOnce *sync.Once
 	// requestsUnrecorded is set when the wire records no API requests at
 	// all (a Codex rollout): counting them would read an absence as zero.
 	requestsUnrecorded bool

@@ -489,7 +489,7 @@ func (b *builder) finish(digest string) *IR {
 		derived: derived{
 			sessionStart: b.sessionStart, outcomes: b.outcomes, rateLimits: b.limits,
 			lastEstimate: b.lastEstimate, finalText: b.finalTextAt, opaque: b.opaque, calls: b.calls,
-			steps: b.steps, requestsUnrecorded: b.requestsUnrecorded, textsOnce: &sync.Once{},
+			steps: b.steps, requestsUnrecorded: b.requestsUnrecorded, textsOnce: &sync.Once{}, seriesOnce: &sync.Once{},
 		},
 	}
 }
@@ -502,7 +502,8 @@ func (ir *IR) textsOf(id string) []int {
 		ir.textsOnce = &sync.Once{}
 	}
 	ir.textsOnce.Do(func() {
-		ir.textsByRequest = map[string][]int{}
+		// Texts cite the requests: as many ids as requests, about.
+		ir.textsByRequest = make(map[string][]int, len(ir.Requests))
 		for i := range ir.Events {
 			if t := ir.Events[i].Text(); t != nil && t.RequestID != nil {
 				ir.textsByRequest[*t.RequestID] = append(ir.textsByRequest[*t.RequestID], i)

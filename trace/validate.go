@@ -8,14 +8,17 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
 )
 
+// The identifier patterns of a specification, compiled on first use so
+// that processes reading none do not pay for them at start-up.
 var (
-	identRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-	docIDRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)?$`)
+	identRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`) })
+	docIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)?$`) })
 )
 
 // MaxRegexInsts bounds the program a `{regex: …}` pattern compiles to, in
@@ -54,7 +57,7 @@ func validateSpec(s *Spec) diag.List {
 	if s.Format != SpecFormat {
 		v.add(CodeSpecFormat, "format", "format is `%s`, expected `%s`", s.Format, SpecFormat)
 	}
-	if !docIDRe.MatchString(s.ID) {
+	if !docIDRe().MatchString(s.ID) {
 		v.add(CodeSpecMalformedID, "id", "specification id `%s` is not an ident or ident/ident ([a-z0-9][a-z0-9-]*)", s.ID)
 	}
 	if len(s.Expectations) == 0 {
@@ -64,7 +67,7 @@ func validateSpec(s *Spec) diag.List {
 	for i := range s.Expectations {
 		e := &s.Expectations[i]
 		loc := fmt.Sprintf("expectations[%d]", i)
-		if !identRe.MatchString(e.ID) {
+		if !identRe().MatchString(e.ID) {
 			v.add(CodeSpecMalformedID, loc+".id", "expectation id `%s` is not an ident ([a-z0-9][a-z0-9-]*)", e.ID)
 		}
 		if first, dup := seen[e.ID]; dup {

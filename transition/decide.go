@@ -14,6 +14,7 @@ import (
 	"github.com/aepflow/aepflow/internal/diagline"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/project"
+	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
@@ -242,7 +243,9 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	if loc == nil {
 		return nil, out
 	}
-	docTree, diags := engine.LoadTree(loc.root, loc.extra...)
+	// Every document is read and validated (engine.md §8.5); the answer
+	// is one line, so no file's bytes are kept for printing source lines.
+	docTree, diags := engine.LoadTreeWith(loc.root, tree.Options{NoSources: true}, loc.extra...)
 	if diags.HasErrors() {
 		return nil, cannot("cannot load the documents: %s", diagline.Join(diags))
 	}

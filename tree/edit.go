@@ -142,7 +142,7 @@ func rowIndex(k Kind) int {
 // cross-document checks, returning every diagnostic as Load would.
 func (t *Tree) rebuild(entries []*entry) (*Tree, diag.List) {
 	next := newTree(t.Root)
-	next.kinds = t.kinds
+	next.kinds, next.opts = t.kinds, t.opts
 	var diags diag.List
 	for _, e := range entries {
 		diags.Extend(next.admit(e))

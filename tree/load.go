@@ -45,7 +45,25 @@ func Load(root string) (*Tree, diag.List) {
 // run over what was read (a step map is cross-checked only when step maps
 // were loaded). No kinds loads nothing.
 func LoadKinds(root string, kinds ...Kind) (*Tree, diag.List) {
+	return LoadKindsWith(root, Options{}, kinds...)
+}
+
+// Options tune what a load keeps of the files it reads.
+type Options struct {
+	// NoSources keeps no file's bytes once the file is decoded: Sources
+	// stays empty, so diagnostics print without source lines. It is for a
+	// reader whose answers are one line (the transition hook): the bytes
+	// of a tree are most of what a load keeps, and a process that keeps
+	// them pays for them in its peak memory. Every document is read,
+	// bounded, parsed, decoded and validated as without it.
+	NoSources bool
+}
+
+// LoadKindsWith is LoadKinds with opts; a directory AddDir reads into the
+// tree later is kept as opts says too.
+func LoadKindsWith(root string, opts Options, kinds ...Kind) (*Tree, diag.List) {
 	t := newTree(root)
+	t.opts = opts
 	t.kinds = slices.Clone(kinds)
 	var diags diag.List
 	for _, row := range Rows {
@@ -91,9 +109,15 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 	return diags
 }
 
+// minParallelFiles is the fewest files readAll spreads over goroutines.
+// Fewer are read in turn: on a small tree (the transition hook's usual one,
+// a few files a directory) waking a second thread costs a short-lived
+// process more time and memory than it saves.
+const minParallelFiles = 8
+
 // readAll reads, parses, decodes and validates files, as many at once as
-// the process may run goroutines in parallel; the byte budget is the
-// caller's to apply, in order.
+// the process may run goroutines in parallel (when there are at least
+// minParallelFiles); the byte budget is the caller's to apply, in order.
 func readAll(files []string, kind Kind) []*entry {
 	out := make([]*entry, len(files))
 	read := func(i int) {
@@ -105,7 +129,7 @@ func readAll(files []string, kind Kind) []*entry {
 		out[i] = parseEntry(files[i], kind, data)
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(files))
-	if workers <= 1 {
+	if workers <= 1 || len(files) < minParallelFiles {
 		for i := range files {
 			read(i)
 		}
@@ -180,6 +204,11 @@ func parseEntry(file string, kind Kind, data []byte) *entry {
 // documents, whose parts that decoded the registry-wide checks still judge.
 // It returns the diagnostics in the order Load reports them.
 func (t *Tree) admit(e *entry) diag.List {
+	if t.opts.NoSources && e.data != nil {
+		// e is new (entries are shared only by trees WithFile builds
+		// from this one), and its bytes are counted already.
+		e.data = nil
+	}
 	t.entries = append(t.entries, e)
 	diags := slices.Clone(e.diags)
 	if e.file.Path == "" {
@@ -203,7 +232,9 @@ func (t *Tree) admit(e *entry) diag.List {
 
 // topLevelID finds a top-level `id:` line of a YAML document, or an `"id":`
 // member of a JSON one, in a file too broken to parse.
-var topLevelID = regexp.MustCompile(`(?m)^(?:id:[ \t]*["']?([^"'\s#,{}\[\]]+)|[{ \t]*"id"[ \t]*:[ \t]*"([^"\\]+)")`)
+var topLevelID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(?:id:[ \t]*["']?([^"'\s#,{}\[\]]+)|[{ \t]*"id"[ \t]*:[ \t]*"([^"\\]+)")`)
+})
 
 // peekID returns the `id` a document declares, from its parsed root when
 // there is one, else from its bytes; "" when neither tells.
@@ -219,7 +250,7 @@ func peekID(root *yaml.Node, data []byte) string {
 		}
 		return ""
 	}
-	if m := topLevelID.FindSubmatch(data); m != nil {
+	if m := topLevelID().FindSubmatch(data); m != nil {
 		return string(m[1]) + string(m[2])
 	}
 	return ""

@@ -86,3 +86,53 @@ func TestNonRegularFilesRefused(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestNoSourcesLoadsAlike loads every fixture tree with and without
+// Options.NoSources: the same files in the same order, the same
+// diagnostics (their positions come from the parse, not the kept bytes),
+// the same identities; only Sources differs, empty with the option. A tree
+// WithFile builds from it keeps no bytes either.
+func TestNoSourcesLoadsAlike(t *testing.T) {
+	dirs := []string{"../examples/tree"}
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join("testdata", e.Name()))
+		}
+	}
+	for _, dir := range dirs {
+		want, wantDiags := Load(dir)
+		got, gotDiags := LoadKindsWith(dir, Options{NoSources: true}, Kinds...)
+		if render(gotDiags) != render(wantDiags) {
+			t.Errorf("%s: diagnostics differ:\n got %s\nwant %s", dir, render(gotDiags), render(wantDiags))
+		}
+		if !slices.Equal(got.Files, want.Files) {
+			t.Errorf("%s: files\n got %v\nwant %v", dir, got.Files, want.Files)
+		}
+		if !slices.Equal(got.WorkflowIDs(), want.WorkflowIDs()) || !slices.Equal(got.StepMapIDs(), want.StepMapIDs()) ||
+			!slices.Equal(got.ProtocolRefs(), want.ProtocolRefs()) || !slices.Equal(got.ProfileIDs(), want.ProfileIDs()) {
+			t.Errorf("%s: identities differ", dir)
+		}
+		if len(want.Files) > 0 && len(want.Sources) == 0 {
+			t.Errorf("%s: a load without the option kept no sources", dir)
+		}
+		if len(got.Sources) != 0 {
+			t.Errorf("%s: a load with NoSources kept the bytes of %d files", dir, len(got.Sources))
+		}
+		if len(got.Files) == 0 {
+			continue
+		}
+		f := got.Files[0]
+		data, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, _, ok := got.WithFile(f.Path, data)
+		if !ok || len(next.Sources) != 0 {
+			t.Errorf("%s: WithFile on a NoSources tree: ok %v, %d sources kept", dir, ok, len(next.Sources))
+		}
+	}
+}

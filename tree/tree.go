@@ -111,6 +111,8 @@ type Tree struct {
 	entries []*entry
 	// kinds are the kinds whose rows LoadKinds read.
 	kinds []Kind
+	// opts are the options of the load.
+	opts Options
 	// bytes counts the bytes read; full is set once they exceed
 	// MaxTreeBytes.
 	bytes int64

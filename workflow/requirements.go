@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
@@ -347,7 +348,7 @@ func subjectRef(r *yamldoc.Reader, n *yaml.Node, path string) (string, bool) {
 	return s, true
 }
 
-var horizonPattern = regexp.MustCompile(`^\s*0*([1-9][0-9]*)\s*[dD]?\s*$`)
+var horizonPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*0*([1-9][0-9]*)\s*[dD]?\s*$`) })
 
 // horizon reads `7d`, `7 d`, `7D` or `7`: whole days from 1 to 3650. It
 // returns 0 after reporting a problem.
@@ -375,7 +376,7 @@ func horizon(r *yamldoc.Reader, n *yaml.Node, path string) uint32 {
 // (leading zeros and surrounding blanks allowed), as whole days from 1 to
 // 3650. It reports false for anything else.
 func ParseHorizon(s string) (uint32, bool) {
-	m := horizonPattern.FindStringSubmatch(s)
+	m := horizonPattern().FindStringSubmatch(s)
 	if m == nil {
 		return 0, false
 	}
@@ -507,7 +508,9 @@ func decodeReview(r *yamldoc.Reader, n *yaml.Node, path string) (ReviewReq, bool
 	return v, true
 }
 
-var artifactRefPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*:[A-Za-z0-9][A-Za-z0-9._/-]*(@[^@]+)?$`)
+var artifactRefPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*:[A-Za-z0-9][A-Za-z0-9._/-]*(@[^@]+)?$`)
+})
 
 // artifactRef reads an artifact reference `<kind>:<id>[@<version>]`.
 func artifactRef(r *yamldoc.Reader, n *yaml.Node, path string) (string, bool) {
@@ -515,7 +518,7 @@ func artifactRef(r *yamldoc.Reader, n *yaml.Node, path string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if !artifactRefPattern.MatchString(s) {
+	if !artifactRefPattern().MatchString(s) {
 		r.Report(n, path, diag.Errorf(CodeInvalidReference, "invalid artifact reference `%s`: expected `<kind>:<id>`, optionally pinned with `@<version>`", s))
 		return "", false
 	}

@@ -29,7 +29,7 @@ import (
 // `terminal` is unreadable, no dead ends or reachability when a transition
 // is unreadable.
 func (w *Workflow) Validate() diag.List {
-	v := validator{w: w, finder: suggest.NewFinder(w.StateIDs())}
+	v := validator{w: w}
 	v.header()
 	v.transitions()
 	v.states()
@@ -39,8 +39,12 @@ func (w *Workflow) Validate() diag.List {
 }
 
 type validator struct {
-	w      *Workflow
-	diags  diag.List
+	w     *Workflow
+	diags diag.List
+	// ids are the state ids in byte order, sorted once for every rule;
+	// finder suggests among them, built on the first unknown id (a large
+	// workflow with none never pays for it).
+	ids    []string
 	finder *suggest.Finder
 	// causes lists the unknown state ids reported, in emission order, with
 	// what they were probably meant to be.
@@ -58,6 +62,14 @@ type cause struct {
 	initial bool   // written as the workflow's `initial`
 }
 
+// stateIDs returns the workflow's state ids in byte order.
+func (v *validator) stateIDs() []string {
+	if v.ids == nil {
+		v.ids = v.w.StateIDs()
+	}
+	return v.ids
+}
+
 func (v *validator) report(pos diag.Pos, path string, d diag.Diagnostic) {
 	v.diags.Add(d.At(v.w.File, pos).WithPath(v.w.Location() + path))
 }
@@ -65,6 +77,9 @@ func (v *validator) report(pos diag.Pos, path string, d diag.Diagnostic) {
 // unknown reports an undeclared state id written at pos/span, with a
 // suggestion when a declared state is close.
 func (v *validator) unknown(pos diag.Pos, span diag.Span, path, id string, initial bool, d diag.Diagnostic) {
+	if v.finder == nil {
+		v.finder = suggest.NewFinder(v.stateIDs())
+	}
 	best, ok := v.finder.Closest(id)
 	if ok {
 		d = d.WithSuggestion(best)
@@ -90,7 +105,7 @@ func (v *validator) header() {
 	if _, ok := w.States[w.Initial]; !ok && !w.shaky.initial && !w.shaky.stateKeys {
 		v.unknown(w.InitialPos, w.initialSpan, ".initial", w.Initial, true, diag.Errorf(CodeUnknownInitialState,
 			"the initial state `%s` is not a declared state", w.Initial).
-			WithHint("declared states: %s", suggest.List(w.StateIDs())))
+			WithHint("declared states: %s", suggest.List(v.stateIDs())))
 	}
 }
 
@@ -136,7 +151,7 @@ func (v *validator) states() {
 		outgoing[t.From] = true
 	}
 	v.deadEnds = map[string]int{}
-	for _, id := range w.StateIDs() {
+	for _, id := range v.stateIDs() {
 		s := w.States[id]
 		at := ".states." + id
 		// With an unreadable transition any state may be its `from`.
@@ -179,7 +194,7 @@ func (v *validator) reachability() {
 		return
 	}
 	reached := w.Reachable()
-	for _, id := range w.StateIDs() {
+	for _, id := range v.stateIDs() {
 		if !reached[id] {
 			v.unreachable[id] = len(v.diags)
 			v.report(w.States[id].Pos, ".states."+id, diag.Errorf(CodeUnreachableState,
@@ -282,7 +297,7 @@ func (v *validator) fold() {
 		return notes[c]
 	}
 	drop := map[int]bool{}
-	for _, id := range v.w.StateIDs() {
+	for _, id := range v.stateIDs() {
 		if i, ok := v.deadEnds[id]; ok {
 			if c := owner(func(j judgement) bool { return j.reached != nil && !j.dead[id] }, -1); c >= 0 {
 				note(c).deadEnds = append(note(c).deadEnds, id)

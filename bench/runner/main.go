@@ -43,20 +43,39 @@ type Work struct {
 
 // Binary builds the package pkg (a path like ./cmd/aepflow) once per run
 // and returns the binary's path.
-func (w *Work) Binary(pkg string) (string, error) {
-	if p, ok := w.bins[pkg]; ok {
+func (w *Work) Binary(pkg string) (string, error) { return w.BinaryWith(pkg, "") }
+
+// StaticBuild is the build environment the project recommends for the
+// transition hook (README, docs/drive.md): no cgo, so a static binary that
+// links no C library.
+const StaticBuild = "CGO_ENABLED=0"
+
+// BinaryWith builds pkg once per run with env (one VAR=value, or "" for
+// the default build) added to go build's environment, and returns the
+// binary's path.
+func (w *Work) BinaryWith(pkg, env string) (string, error) {
+	key := pkg + " " + env
+	if p, ok := w.bins[key]; ok {
 		return p, nil
 	}
-	dir := filepath.Join(w.Dir, "bin", strings.ReplaceAll(strings.Trim(pkg, "./"), "/", "_"))
+	name := strings.ReplaceAll(strings.Trim(pkg, "./"), "/", "_")
+	if env != "" {
+		name += "-" + strings.ReplaceAll(strings.ToLower(env), "=", "")
+	}
+	dir := filepath.Join(w.Dir, "bin", name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	w.logf("building %s", pkg)
-	p, err := build(dir, pkg)
+	w.logf("building %s %s", pkg, env)
+	var envs []string
+	if env != "" {
+		envs = []string{env}
+	}
+	p, err := build(dir, pkg, envs)
 	if err != nil {
 		return "", err
 	}
-	w.bins[pkg] = p
+	w.bins[key] = p
 	return p, nil
 }
 

@@ -366,6 +366,7 @@ var funcs = template.FuncMap{
 		}
 		return "**misses**"
 	},
+	"add":  func(a, b float64) float64 { return a + b },
 	"mul":  func(a, b float64) float64 { return a * b },
 	"div":  func(a, b float64) float64 { return a / b },
 	"mibf": func(x float64) float64 { return x / (1 << 20) },

@@ -138,12 +138,15 @@ func peaks(samples []Sample) []float64 {
 	return out
 }
 
-// build compiles the package pkg of the module into dir and returns the
-// binary's path.
-func build(dir, pkg string, flags ...string) (string, error) {
+// build compiles the package pkg of the module into dir, with env added to
+// go build's environment, and returns the binary's path.
+func build(dir, pkg string, env []string, flags ...string) (string, error) {
 	out := filepath.Join(dir, filepath.Base(pkg))
 	args := append([]string{"build", "-o", out}, flags...)
 	cmd := exec.Command("go", append(args, pkg)...)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
 	}

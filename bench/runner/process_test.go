@@ -28,7 +28,7 @@ func TestMeasureChild(t *testing.T) {
 // that, and one that touches nothing reports far less than this test
 // process holds (a vforked child of this process would inherit its peak).
 func TestMeasurer(t *testing.T) {
-	measurer, err := build(t.TempDir(), "./measure")
+	measurer, err := build(t.TempDir(), "./measure", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // The hook: `aepflow drive transition` as the harness runs it, a process
@@ -13,14 +17,40 @@ import (
 // same YAML library, deciding nothing), on the fixture tree at 1×, 10× and
 // 100× its documents (issue 13: answer ≤ 1.25× the floor, peak memory
 // ≤ 1.5× the floor's on the 100× tree).
+//
+// The hook is measured as the project recommends building it (StaticBuild:
+// no cgo); beside it, the default build (cgo on where a C compiler is,
+// since pflag imports net), the hook's own code in a binary holding
+// nothing else (transition/testdata/hookonly), and the start-up alone
+// (`aepflow version`) against the floor's whole run.
 func init() {
 	versus := map[string]*Versus{}
 	for _, k := range []int{1, 10, 100} {
 		versus[fmt.Sprintf("hook-%03d", k)] = &Versus{
 			A: fmt.Sprintf("floor (`transition/testdata/minimal`), %d× tree", k),
 			B: fmt.Sprintf("`aepflow drive transition`, %d× tree", k), Rounds: 31,
-			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k) }}
+			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookAepflow(StaticBuild)) }}
 	}
+	for _, k := range []int{1, 100} {
+		versus[fmt.Sprintf("cgo-%03d", k)] = &Versus{
+			A: fmt.Sprintf("floor, %d× tree", k),
+			B: fmt.Sprintf("`aepflow drive transition`, default build (cgo), %d× tree", k), Rounds: 31,
+			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookAepflow("")) }}
+		versus[fmt.Sprintf("only-%03d", k)] = &Versus{
+			A: fmt.Sprintf("floor, %d× tree", k),
+			B: fmt.Sprintf("the hook's code alone (`transition/testdata/hookonly`), %d× tree", k), Rounds: 31,
+			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookOnly) }}
+	}
+	versus["start"] = &Versus{
+		A: "floor, 1× tree (the whole run)", B: "`aepflow version` (start-up alone)", Rounds: 31,
+		Setup: func(w *Work) (Proc, Proc, error) {
+			floor, _, err := hookPair(w, 1, hookAepflow(StaticBuild))
+			if err != nil {
+				return Proc{}, Proc{}, err
+			}
+			bin, err := w.BinaryWith("./cmd/aepflow", StaticBuild)
+			return floor, Proc{Args: []string{bin, "version"}}, err
+		}}
 	register(&Page{
 		Name: "transition",
 		Go: map[string]GoBench{
@@ -29,8 +59,13 @@ func init() {
 		Versus: versus,
 		Facts: func(w *Work) (map[string]string, error) {
 			facts := map[string]string{}
-			for key, pkg := range map[string]string{"aepflow-size": "./cmd/aepflow", "minimal-size": "./transition/testdata/minimal"} {
-				bin, err := w.Binary(pkg)
+			for key, b := range map[string][2]string{
+				"aepflow-size":     {"./cmd/aepflow", StaticBuild},
+				"aepflow-cgo-size": {"./cmd/aepflow", ""},
+				"hookonly-size":    {"./transition/testdata/hookonly", StaticBuild},
+				"minimal-size":     {"./transition/testdata/minimal", ""},
+			} {
+				bin, err := w.BinaryWith(b[0], b[1])
 				if err != nil {
 					return nil, err
 				}
@@ -40,6 +75,11 @@ func init() {
 				}
 				facts[key] = mib(float64(info.Size()))
 			}
+			bin, err := w.BinaryWith("./cmd/aepflow", StaticBuild)
+			if err != nil {
+				return nil, err
+			}
+			facts["kernel"], facts["read-ahead"] = kernelRelease(), readAhead(bin)
 			return facts, nil
 		},
 	})
@@ -66,12 +106,26 @@ func hookProjects(w *Work) (string, error) {
 	return dir, nil
 }
 
-func hookPair(w *Work, k int) (Proc, Proc, error) {
-	dir, err := hookProjects(w)
-	if err != nil {
-		return Proc{}, Proc{}, err
+// hookCommand returns the command line of a hook under test on project p.
+type hookCommand func(w *Work, p string) (args []string, err error)
+
+// hookAepflow is `aepflow drive transition`, built with env.
+func hookAepflow(env string) hookCommand {
+	return func(w *Work, p string) ([]string, error) {
+		bin, err := w.BinaryWith("./cmd/aepflow", env)
+		return []string{bin, "drive", "transition", "--project", p, "--run", "DRIVE-1/4"}, err
 	}
-	hook, err := w.Binary("./cmd/aepflow")
+}
+
+// hookOnly is the hook's code in a binary of its own.
+func hookOnly(w *Work, p string) ([]string, error) {
+	bin, err := w.BinaryWith("./transition/testdata/hookonly", StaticBuild)
+	return []string{bin, p, "DRIVE-1/4"}, err
+}
+
+// hookPair returns the floor and the hook on the k× project.
+func hookPair(w *Work, k int, hook hookCommand) (Proc, Proc, error) {
+	dir, err := hookProjects(w)
 	if err != nil {
 		return Proc{}, Proc{}, err
 	}
@@ -80,7 +134,37 @@ func hookPair(w *Work, k int) (Proc, Proc, error) {
 		return Proc{}, Proc{}, err
 	}
 	p := filepath.Join(dir, fmt.Sprintf("scale-%d", k))
+	args, err := hook(w, p)
+	if err != nil {
+		return Proc{}, Proc{}, err
+	}
 	run := filepath.Join(p, ".engineering", "runs", "DRIVE-1", "4")
 	return Proc{Args: []string{floor, p, filepath.Join(p, "tree"), run}, Stdin: []byte(benchStdin)},
-		Proc{Args: []string{hook, "drive", "transition", "--project", p, "--run", "DRIVE-1/4"}, Stdin: []byte(benchStdin), Exit: 2}, nil
+		Proc{Args: args, Stdin: []byte(benchStdin), Exit: 2}, nil
+}
+
+// kernelRelease is the running kernel's release, or "unknown".
+func kernelRelease() string {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// readAhead is the read-ahead of the block device holding file, as
+// "N KiB", or "unknown": how much the kernel reads, and may map, on a
+// fault in a file mapping (a partition's is its disk's).
+func readAhead(file string) string {
+	var st syscall.Stat_t
+	if err := syscall.Stat(file, &st); err != nil {
+		return "unknown"
+	}
+	dev := fmt.Sprintf("/sys/dev/block/%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
+	for _, p := range []string{dev + "/queue/read_ahead_kb", dev + "/../queue/read_ahead_kb"} {
+		if b, err := os.ReadFile(p); err == nil {
+			return strings.TrimSpace(string(b)) + " KiB"
+		}
+	}
+	return "unknown"
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newAnalyzeCmd) }
+func init() { register("analyze", newAnalyzeCmd) }
 
 // Exit codes of analyze (analysis.md §2.3): the shared ones.
 const (

@@ -20,7 +20,7 @@ import (
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
-func init() { register(newDiffCmd) }
+func init() { register("diff", newDiffCmd) }
 
 // diffFormats lists the values `diff --format` accepts.
 var diffFormats = []string{"text", "json", "markdown"}

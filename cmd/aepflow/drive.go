@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newDriveCmd) }
+func init() { register("drive", newDriveCmd) }
 
 // Exit codes of `drive transition`, fixed by the hook protocol
 // (engine.md §8.6, §9): usage errors exit 1 too, because 2 must always

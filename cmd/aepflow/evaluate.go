@@ -22,7 +22,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newEvaluateCmd) }
+func init() { register("evaluate", newEvaluateCmd) }
 
 type evaluateFlags struct {
 	task, root, store, state, snapshot, format string

@@ -16,7 +16,7 @@ import (
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
-func init() { register(newFlowCmd) }
+func init() { register("flow", newFlowCmd) }
 
 // flowFlags holds the flags of `aepflow flow`.
 type flowFlags struct {

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newHooksCmd) }
+func init() { register("hooks", newHooksCmd) }
 
 // discoverProject finds the project the way the hook will (engine.md §7.1,
 // package project): the nearest directory from dir upward holding

@@ -20,7 +20,7 @@ import (
 	"github.com/aepflow/aepflow/tree"
 )
 
-func init() { register(newInstructCmd) }
+func init() { register("instruct", newInstructCmd) }
 
 // Codes of `aepflow instruct` (instructions.md §2.2) beyond the tree's and
 // the step map's own.

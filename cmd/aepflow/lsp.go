@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newLSPCmd) }
+func init() { register("lsp", newLSPCmd) }
 
 func newLSPCmd() *cobra.Command {
 	var stdio bool

@@ -14,10 +14,24 @@ import (
 	"github.com/aepflow/aepflow/internal/stopsig"
 )
 
-func main() {
-	handleStop()
-	stopsig.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+func main() { runMain(os.Args[1:]) }
+
+// runMain runs the command line args and ends the process with its exit
+// code, the stop handler installed first where the command needs it.
+func runMain(args []string) {
+	if needsStopHandler(args) {
+		handleStop()
+	}
+	stopsig.Exit(run(args, os.Stdin, os.Stdout, os.Stderr))
 }
+
+// needsStopHandler reports whether the command line args may leave
+// something to clean up on a stop signal. `aepflow drive` (the transition
+// hook, one process per consultation) writes no file and runs no
+// companion: a stop signal's default action, death by it, is what the
+// handler would end in too, and not installing it spares each
+// consultation the thread Go starts to watch for signals.
+func needsStopHandler(args []string) bool { return len(args) == 0 || args[0] != "drive" }
 
 // handleStop installs what aepflow does when it is told to stop (SIGINT,
 // SIGTERM, SIGHUP) before it dies of the signal: remove the temporary file

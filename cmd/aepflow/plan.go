@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newPlanCmd) }
+func init() { register("plan", newPlanCmd) }
 
 // maxRepeat is the largest repeat bound the harness reads (a u32).
 const maxRepeat = 4294967295

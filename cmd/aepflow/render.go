@@ -23,7 +23,7 @@ import (
 	"golang.org/x/term"
 )
 
-func init() { register(newRenderCmd) }
+func init() { register("render", newRenderCmd) }
 
 // renderCompanion is the binary that draws SVG and PNG; aepflow itself must
 // not link go-graphviz (rendering.md §6.3, docs/render.md).

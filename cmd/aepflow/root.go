@@ -52,16 +52,38 @@ func usageError(format string, args ...any) error {
 	return exitWith(exitUsage, fmt.Errorf(format, args...))
 }
 
+// commandFactory is the constructor of one top-level subcommand, under the
+// name its command takes.
+type commandFactory struct {
+	name  string
+	build func() *cobra.Command
+}
+
 // commandFactories holds the constructors of the top-level subcommands; each
 // command file adds its own in an init function, so that commands stay in
 // files of their own.
-var commandFactories []func() *cobra.Command
+var commandFactories []commandFactory
 
-// register adds a top-level subcommand constructor.
-func register(f func() *cobra.Command) { commandFactories = append(commandFactories, f) }
+// register adds the constructor of the top-level subcommand name (the
+// first word of its Use).
+func register(name string, build func() *cobra.Command) {
+	commandFactories = append(commandFactories, commandFactory{name, build})
+}
 
 // newRootCmd builds the whole command tree.
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	return newRootCmdFor(nil, stdin, stdout, stderr)
+}
+
+// newRootCmdFor builds the command tree that the command line args runs:
+// when its first word names a top-level subcommand, the root with that
+// subcommand alone, else the whole tree. Building one command instead of
+// all of them is most of what the transition hook's process start costs
+// beyond the runtime's own; every path cobra takes under that subcommand
+// (its flags, its verbs, their help and errors) is the same either way,
+// while anything else (no command, a flag first, `help`, `completion`, a
+// misspelt command and its "did you mean") gets the whole tree.
+func newRootCmdFor(args []string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "aepflow",
 		Short: "Validate, project, render and govern AEP workflows",
@@ -83,8 +105,16 @@ Exit codes: 0 clean, 1 problems found or input refused, 2 usage error,
 	addColorFlag(root)
 	addVersionFlag(root)
 	root.PersistentPreRunE = checkColor
-	for _, f := range commandFactories {
-		root.AddCommand(f())
+	only := ""
+	if len(args) > 0 {
+		only = args[0]
+	}
+	if f, ok := factoryNamed(only); ok {
+		root.AddCommand(f.build())
+	} else {
+		for _, f := range commandFactories {
+			root.AddCommand(f.build())
+		}
 	}
 	// A command name the root does not know gets the groups' wording
 	// and "did you mean", not cobra's multi-line one.
@@ -103,6 +133,16 @@ Exit codes: 0 clean, 1 problems found or input refused, 2 usage error,
 	root.InitDefaultHelpCmd()
 	guardCommands(root)
 	return root
+}
+
+// factoryNamed returns the constructor of the top-level subcommand name.
+func factoryNamed(name string) (commandFactory, bool) {
+	for _, f := range commandFactories {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return commandFactory{}, false
 }
 
 // noArgs is cobra.NoArgs in the project's words: a leaf command given an
@@ -271,7 +311,7 @@ func internalExit(cmd *cobra.Command) int {
 // run executes the command line args and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &stdoutWriter{w: stdout}
-	code := execute(newRootCmd(stdin, out, stderr), args, stderr)
+	code := execute(newRootCmdFor(args, stdin, out, stderr), args, stderr)
 	if err := out.failed(); err != nil && code == exitOK {
 		// The command could not deliver what it printed, though it
 		// did not notice (help, completion): not "done".

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newSchemaCmd) }
+func init() { register("schema", newSchemaCmd) }
 
 // completeSchemaNames completes NAME from the embedded schemas.
 func completeSchemaNames(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {

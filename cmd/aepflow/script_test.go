@@ -6,14 +6,12 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/aepflow/aepflow/internal/stopsig"
 )
 
 // TestMain lets the test binary act as the aepflow command inside scripts.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"aepflow": func() { handleStop(); stopsig.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"aepflow": func() { runMain(os.Args[1:]) },
 	})
 }
 

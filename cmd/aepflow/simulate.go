@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newSimulateCmd) }
+func init() { register("simulate", newSimulateCmd) }
 
 // Exit codes of simulate (analysis.md §2.3, §10.7).
 const (

@@ -18,7 +18,7 @@ import (
 	"github.com/aepflow/aepflow/trace"
 )
 
-func init() { register(newTraceCmd) }
+func init() { register("trace", newTraceCmd) }
 
 // newTraceCmd builds `aepflow trace` and its three verbs (trace.md §6, §7).
 func newTraceCmd() *cobra.Command {

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newValidateCmd) }
+func init() { register("validate", newValidateCmd) }
 
 // outputFormats lists the values --format accepts.
 var outputFormats = []string{"text", "json", "sarif"}

@@ -8,7 +8,7 @@ import (
 	"github.com/aepflow/aepflow/internal/buildinfo"
 )
 
-func init() { register(newVersionCmd) }
+func init() { register("version", newVersionCmd) }
 
 // version returns the module version the binary was built from, or "devel".
 func version() string { return buildinfo.Read().Version }

@@ -33,7 +33,9 @@ const fallbackPage = "validate.md"
 // "### `unknown_state`", "## flow_unreadable" (a bare heading must be
 // snake_case, so that "## Shape" is not a code), or a trace refusal's
 // "### TRACE-SPEC-001 — wrong format" with its title.
-var heading = regexp.MustCompile("^#{2,3} (?:`([A-Za-z][A-Za-z0-9_-]*)`|([a-z][a-z0-9]*_[a-z0-9_]+)|(TRACE-[A-Z]+-[0-9]{3}) — (.+))$")
+var heading = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^#{2,3} (?:`([A-Za-z][A-Za-z0-9_-]*)`|([a-z][a-z0-9]*_[a-z0-9_]+)|(TRACE-[A-Z]+-[0-9]{3}) — (.+))$")
+})
 
 var (
 	once    sync.Once
@@ -81,7 +83,7 @@ func Parse(page, text string) map[string]diag.Rule {
 	out := map[string]diag.Rule{}
 	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines); i++ {
-		m := heading.FindStringSubmatch(lines[i])
+		m := heading().FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
 		}

@@ -23,7 +23,7 @@ func TestEveryCodeSectionIsARule(t *testing.T) {
 		headings := 0
 		anchors := map[string]string{}
 		for _, l := range strings.Split(string(data), "\n") {
-			if m := heading.FindStringSubmatch(l); m != nil {
+			if m := heading().FindStringSubmatch(l); m != nil {
 				headings++
 				anchors[m[1]+m[2]+m[3]] = Anchor(strings.TrimLeft(l, "#"))
 			}

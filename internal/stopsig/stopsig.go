@@ -4,7 +4,9 @@
 //
 // Both binaries install it from main: aepflow removes the temporary files of
 // writes in flight (fsio.RemoveTemps) and kills the aepflow-render companion
-// it runs; aepflow-render removes its own temporary files. SIGKILL cannot be
+// it runs; aepflow-render removes its own temporary files. `aepflow drive`
+// (the transition hook) writes nothing and runs no companion, and goes
+// without it. SIGKILL cannot be
 // caught; a temporary file it leaves is never mistaken for the destination,
 // and the companion dies with its parent through the parent-death signal.
 //
