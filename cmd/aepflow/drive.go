@@ -121,21 +121,27 @@ Exit codes:
 }
 
 // emptyPathFlags refuses a path flag given as the empty string (engine.md
-// §9): an empty value would silently mean "the default".
+// §9): an empty value would silently mean "the default". It refuses `-`
+// too, which every other command reads as stdin: the hook's stdin is the
+// harness's JSON, so `--task -` can name no document (it read as a file
+// named `-` that does not exist).
 func emptyPathFlags(cmd *cobra.Command) error {
 	for _, name := range []string{"run", "project", "root", "task", "store", "map", "plugin-dir"} {
 		fl := cmd.Flags().Lookup(name)
 		if !fl.Changed {
 			continue
 		}
+		values := []string{fl.Value.String()}
 		if v, err := cmd.Flags().GetStringArray(name); err == nil {
-			for _, s := range v {
-				if s == "" {
-					return exitWith(hookCannot, fmt.Errorf("drive transition: --%s must not be empty", name))
-				}
+			values = v
+		}
+		for _, s := range values {
+			switch s {
+			case "":
+				return exitWith(hookCannot, fmt.Errorf("drive transition: --%s must not be empty", name))
+			case "-":
+				return exitWith(hookCannot, fmt.Errorf("drive transition: --%s cannot be - (stdin): the hook's stdin is the harness's JSON; give a path", name))
 			}
-		} else if fl.Value.String() == "" {
-			return exitWith(hookCannot, fmt.Errorf("drive transition: --%s must not be empty", name))
 		}
 	}
 	return nil
