@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
@@ -46,6 +47,36 @@ type refusal struct {
 // methodRefused stand-in, so the server answers or logs it and reads on.
 type codec struct {
 	maxBody int64
+	// broken, when set, keeps the framing error that ended the stream, so
+	// that Serve returns it: jsonrpc2 only logs it, after it has signalled
+	// the disconnection, so a process that exits on that signal may end
+	// before the log line is written.
+	broken *framingError
+}
+
+// framingError holds the first error that broke a stream's framing.
+type framingError struct {
+	mu  sync.Mutex
+	err error
+}
+
+// set keeps err unless an error is already kept.
+func (f *framingError) set(err error) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
+// get returns the kept error, or nil.
+func (f *framingError) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
 }
 
 // WriteObject implements jsonrpc2.ObjectCodec.
@@ -61,8 +92,18 @@ func (codec) WriteObject(w io.Writer, obj any) error {
 	return err
 }
 
-// ReadObject implements jsonrpc2.ObjectCodec.
+// ReadObject implements jsonrpc2.ObjectCodec. An error that ends the
+// stream other than its clean end between messages is kept in c.broken.
 func (c codec) ReadObject(r *bufio.Reader, v any) error {
+	err := c.readObject(r, v)
+	if err != nil && err != io.EOF {
+		c.broken.set(err)
+	}
+	return err
+}
+
+// readObject reads one message into v; see ReadObject.
+func (c codec) readObject(r *bufio.Reader, v any) error {
 	length, err := readHeader(r)
 	if err != nil {
 		return err

@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -112,7 +113,8 @@ func Serve(ctx context.Context, stream io.ReadWriteCloser, opts Options) error {
 func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stream, codec{maxBody: s.opts.MaxMessage}),
+	broken := &framingError{}
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stream, codec{maxBody: s.opts.MaxMessage, broken: broken}),
 		jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(logger{s.opts.Log}))
 	s.mu.Lock()
 	s.conn = conn
@@ -128,6 +130,11 @@ func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) error {
 	if s.exitErr != nil {
 		return s.exitErr
 	}
+	// What follows `exit` is not the session's: bytes after it (a trailing
+	// newline) may break the framing as the reader goes on, harmlessly.
+	if err := broken.get(); err != nil && !s.exited {
+		return err
+	}
 	if !s.shutdown {
 		return ErrNoShutdown
 	}
@@ -137,7 +144,14 @@ func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) error {
 // logger adapts the server's log writer to jsonrpc2.Logger.
 type logger struct{ w io.Writer }
 
-func (l logger) Printf(format string, v ...any) { fmt.Fprintf(l.w, format, v...) }
+// Its "protocol error" line is dropped: that error is the codec's, which
+// Serve returns (framingError), so the caller reports it once.
+func (l logger) Printf(format string, v ...any) {
+	if strings.HasPrefix(format, "jsonrpc2: protocol error") {
+		return
+	}
+	fmt.Fprintf(l.w, format, v...)
+}
 
 // server is one connection's state. mu guards every field below it; the
 // handlers run one at a time, in the order the client sent them (the
@@ -152,6 +166,7 @@ type server struct {
 	initialized bool
 	shutdown    bool
 	exitErr     error
+	exited      bool // the client sent `exit`
 	caps        protocol.ClientCapabilities
 	ws          *workspace
 	timer       *time.Timer
@@ -219,6 +234,7 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return nil, s.refused(req)
 	case req.Method == "exit":
 		s.mu.Lock()
+		s.exited = true
 		if !s.shutdown {
 			s.exitErr = ErrNoShutdown
 		}
