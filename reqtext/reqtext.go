@@ -4,12 +4,12 @@
 // under a state or an edge and as engine.md §4.3 prints them in an
 // evaluated line.
 //
-// It is a package of its own because both package render and package
-// engine print these lines, and neither may import the other; it sits just
-// above the models it prints (packages workflow and protocol), which do not
-// print. The two callers differ in one respect only, whether an evidence
-// line shows its horizon, and that is a field of Printer, not a second
-// printer.
+// It is a package of its own because packages render, engine, instruct
+// and semdiff all print these lines, and none may import another for it;
+// it sits just above the models it prints (packages workflow and
+// protocol), which do not print. The callers differ only in what a line
+// adds to the diagram's text (an evidence horizon, an item that need not be
+// fresh), and those are fields of Printer, not second printers.
 //
 // It is not an evaluator: it prints what a requirement asks for, never
 // whether it holds (the engine adds the mark, the detail and the source).
@@ -33,14 +33,21 @@ type Printer struct {
 	// has a horizon, as the engine does (engine.md §4.3); rendering.md §2
 	// shows none.
 	Horizons bool
+	// Stale appends ` (stale ones count)` to the line of an artifact or a
+	// review item that need not be fresh, which neither the diagram nor the
+	// engine shows but a change set must (package semdiff).
+	Stale bool
 }
 
-// The two printers the project uses.
+// The printers the project uses.
 var (
 	// Render prints as the renderers do: no horizons.
 	Render = Printer{}
 	// Evaluation prints as the engine does: horizons shown.
 	Evaluation = Printer{Horizons: true}
+	// Change prints as a change set shows a requirement: everything that
+	// decides its meaning, horizons and staleness included.
+	Change = Printer{Horizons: true, Stale: true}
 )
 
 // Lines returns the display lines of a requirement set in the order of
@@ -57,10 +64,10 @@ func (p Printer) Lines(s workflow.RequirementSet) []string {
 		out = append(out, p.Evidence(e))
 	}
 	for _, a := range s.Artifacts {
-		out = append(out, Artifact(a))
+		out = append(out, p.stale(Artifact(a), a.Fresh))
 	}
 	for _, r := range s.Reviews {
-		out = append(out, Review(r))
+		out = append(out, p.stale(Review(r), r.Fresh))
 	}
 	for _, a := range s.Approvals {
 		out = append(out, Approval(a))
@@ -72,6 +79,15 @@ func (p Printer) Lines(s workflow.RequirementSet) []string {
 		out = append(out, p.Nested(AdvisoryHead(a), a.Require))
 	}
 	return out
+}
+
+// stale returns line, marked when p.Stale is set and the item it prints
+// need not be fresh.
+func (p Printer) stale(line string, fresh bool) string {
+	if p.Stale && !fresh {
+		return line + " (stale ones count)"
+	}
+	return line
 }
 
 // Nested returns a header followed by a nested set's lines: `<head>: a; b`,
@@ -141,7 +157,7 @@ func Artifact(a workflow.ArtifactReq) string {
 
 // Review returns the line of a review item:
 // `review[ of <subject>| of a <kind>] is <result>[ (by a person)]`; an
-// empty result reads as `approved`, the decoder's default.
+// empty result reads as `approved` (ReviewResult).
 func Review(r workflow.ReviewReq) string {
 	var b strings.Builder
 	b.WriteString("review")
@@ -151,15 +167,20 @@ func Review(r workflow.ReviewReq) string {
 	case r.SubjectKind != "":
 		b.WriteString(" of a " + r.SubjectKind)
 	}
-	result := r.Result
-	if result == "" {
-		result = "approved"
-	}
-	b.WriteString(" is " + result)
+	b.WriteString(" is " + ReviewResult(r))
 	if r.Human {
 		b.WriteString(" (by a person)")
 	}
 	return b.String()
+}
+
+// ReviewResult returns the result a review item asks for: an empty result
+// is `approved`, the decoder's default.
+func ReviewResult(r workflow.ReviewReq) string {
+	if r.Result == "" {
+		return "approved"
+	}
+	return r.Result
 }
 
 // Approval returns the line of an approval item: `approval <id>[ (by a person)]`.

@@ -98,6 +98,33 @@ func TestNestedHorizons(t *testing.T) {
 	}
 }
 
+// TestStale: the change-set printer marks an artifact or a review that need
+// not be fresh, nested ones included, and shows horizons; the others never
+// mark.
+func TestStale(t *testing.T) {
+	s := decodeSet(t, `
+artifacts: [{kind: note, fresh: false}, {kind: plan}]
+reviews: [{subject_kind: design, fresh: false}, {subject_kind: code}]
+conditional: [{when: always, require: {artifacts: [{kind: spec, fresh: false}], evidence: [{kind: diff, horizon: 2}]}}]`)
+	want := []string{
+		"artifact note (stale ones count)",
+		"artifact plan",
+		"review of a design is approved (stale ones count)",
+		"review of a code is approved",
+		"if always then: evidence diff within 2d; artifact spec (stale ones count)",
+	}
+	if got := reqtext.Change.Lines(s); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("change lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, p := range []reqtext.Printer{reqtext.Render, reqtext.Evaluation} {
+		for _, line := range p.Lines(s) {
+			if strings.Contains(line, "stale") {
+				t.Errorf("%+v marks staleness: %q", p, line)
+			}
+		}
+	}
+}
+
 // TestEmptySet: no items, no lines; a nested empty set is elided.
 func TestEmptySet(t *testing.T) {
 	if got := reqtext.Render.Lines(workflow.RequirementSet{}); got != nil {

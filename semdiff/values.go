@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/reqtext"
 	"github.com/aepflow/aepflow/workflow"
 )
 
@@ -57,7 +58,7 @@ func requirementKey(s workflow.RequirementSet) string {
 		return fmt.Sprintf("%q %q %d %t (%s)", a.Kind, a.Status, a.AtLeast, a.Fresh, rel)
 	}))
 	section("r", mapItems(s.Reviews, func(r workflow.ReviewReq) string {
-		return fmt.Sprintf("%q %q %q %t %t", r.SubjectKind, r.Subject, reviewResult(r), r.Human, r.Fresh)
+		return fmt.Sprintf("%q %q %q %t %t", r.SubjectKind, r.Subject, reqtext.ReviewResult(r), r.Human, r.Fresh)
 	}))
 	section("ap", mapItems(s.Approvals, func(a workflow.ApprovalReq) string { return fmt.Sprintf("%q %t", a.ID, a.Human) }))
 	section("c", mapItems(s.Conditional, func(c workflow.ConditionalReq) string {
@@ -80,120 +81,11 @@ func mapItems[T any](items []T, f func(T) string) []string {
 // showRequirements shows a requirement set as its lines.
 func showRequirements(s workflow.RequirementSet) any { return nonNil(requirementLines(s)) }
 
-// requirementLines are the requirement lines of rendering.md §2, as the
-// diagram draws them, plus what the diagram leaves out and a change set
-// must show: an evidence horizon (`within 7d`), an artifact or review that
-// need not be fresh (`stale ones count`), and advisory items.
-func requirementLines(s workflow.RequirementSet) []string {
-	var out []string
-	for _, p := range s.Predicates {
-		out = append(out, p.String())
-	}
-	for _, e := range s.Evidence {
-		out = append(out, evidenceLine(e))
-	}
-	for _, a := range s.Artifacts {
-		out = append(out, artifactLine(a))
-	}
-	for _, r := range s.Reviews {
-		out = append(out, reviewLine(r))
-	}
-	for _, a := range s.Approvals {
-		line := "approval " + a.ID
-		if a.Human {
-			line += " (by a person)"
-		}
-		out = append(out, line)
-	}
-	for _, c := range s.Conditional {
-		out = append(out, nestedLine("if "+c.When.String()+" then", c.Require))
-	}
-	for _, a := range s.Advisory {
-		out = append(out, nestedLine(fmt.Sprintf("advisory of %s until %s", a.Owner, a.ExitCriterion), a.Require))
-	}
-	return out
-}
-
-func nestedLine(head string, s workflow.RequirementSet) string {
-	inner := requirementLines(s)
-	if len(inner) == 0 {
-		return head + " …"
-	}
-	return head + ": " + strings.Join(inner, "; ")
-}
-
-func evidenceLine(e workflow.EvidenceReq) string {
-	var b strings.Builder
-	b.WriteString("evidence " + e.Kind)
-	if e.AtLeast != 1 {
-		fmt.Fprintf(&b, " x%d", e.AtLeast)
-	}
-	if e.Subject != "" {
-		b.WriteString(" for " + e.Subject)
-	}
-	if e.Verifier != "" {
-		b.WriteString(" from " + e.Verifier)
-	}
-	if e.Independent {
-		b.WriteString(" (independent)")
-	}
-	if e.HorizonDays > 0 {
-		fmt.Fprintf(&b, " within %dd", e.HorizonDays)
-	}
-	return b.String()
-}
-
-func artifactLine(a workflow.ArtifactReq) string {
-	var b strings.Builder
-	b.WriteString("artifact " + a.Kind)
-	if a.Status != "" {
-		b.WriteString(" (" + a.Status + ")")
-	}
-	if a.AtLeast != 1 {
-		fmt.Fprintf(&b, " x%d", a.AtLeast)
-	}
-	if r := a.Relation; r != nil {
-		b.WriteString(" which " + r.Kind)
-		switch {
-		case r.TargetKind != "" && r.Target == "task":
-			b.WriteString(" a " + r.TargetKind + " of this task")
-		case r.TargetKind != "":
-			b.WriteString(" a " + r.TargetKind)
-		case r.Target == "task":
-			b.WriteString(" this task")
-		}
-	}
-	if !a.Fresh {
-		b.WriteString(" (stale ones count)")
-	}
-	return b.String()
-}
-
-func reviewResult(r workflow.ReviewReq) string {
-	if r.Result == "" {
-		return "approved"
-	}
-	return r.Result
-}
-
-func reviewLine(r workflow.ReviewReq) string {
-	var b strings.Builder
-	b.WriteString("review")
-	switch {
-	case r.Subject != "":
-		b.WriteString(" of " + r.Subject)
-	case r.SubjectKind != "":
-		b.WriteString(" of a " + r.SubjectKind)
-	}
-	b.WriteString(" is " + reviewResult(r))
-	if r.Human {
-		b.WriteString(" (by a person)")
-	}
-	if !r.Fresh {
-		b.WriteString(" (stale ones count)")
-	}
-	return b.String()
-}
+// requirementLines are the requirement lines of rendering.md §2 plus what
+// the diagram leaves out and a change set must show: an evidence horizon
+// (`within 7d`), an artifact or review that need not be fresh (`stale ones
+// count`), and advisory items (reqtext.Change).
+func requirementLines(s workflow.RequirementSet) []string { return reqtext.Change.Lines(s) }
 
 // Capabilities is a capability policy as a change set shows it.
 type Capabilities struct {
