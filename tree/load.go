@@ -258,7 +258,13 @@ func peekID(root *yaml.Node, data []byte) string {
 
 // collect returns the document files under dir in byte order of their
 // paths. A missing dir yields nothing.
-func collect(dir string) ([]string, error) {
+func collect(dir string) ([]string, error) { return Files(dir, isDocument) }
+
+// Files returns the paths of the files under dir whose name keep accepts,
+// in byte order, the way a tree's directories are read: an entry whose name
+// starts with `.` is skipped (a directory whole), and a missing dir holds
+// none. It reads names only, never a file.
+func Files(dir string, keep func(name string) bool) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -275,7 +281,7 @@ func collect(dir string) ([]string, error) {
 			}
 			return nil
 		}
-		if !e.IsDir() && isDocument(e.Name()) {
+		if !e.IsDir() && keep(e.Name()) {
 			files = append(files, path)
 		}
 		return nil

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -321,35 +320,24 @@ func (r *instructRun) checkDir(outs []output) error {
 }
 
 // markdownFiles returns the `/`-separated paths, relative to dir and in
-// byte order, of every *.md entry under dir that is not a directory;
-// entries whose name starts with `.` are skipped (a directory whole). A
-// missing dir holds none.
+// byte order, of every *.md entry under dir that is not a directory, read
+// as a tree's directories are (tree.Files: dot entries skipped, a missing
+// dir holds none).
 func markdownFiles(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+	paths, err := tree.Files(dir, func(name string) bool { return strings.HasSuffix(name, ".md") })
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(paths))
+	for _, path := range paths {
+		rel, err := filepath.Rel(dir, path)
 		if err != nil {
-			if path == dir && errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipAll
-			}
-			return err
+			return nil, err
 		}
-		if path != dir && strings.HasPrefix(e.Name(), ".") {
-			if e.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
-			rel, err := filepath.Rel(dir, path)
-			if err != nil {
-				return err
-			}
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
-	})
+		out = append(out, filepath.ToSlash(rel))
+	}
 	slices.Sort(out)
-	return out, err
+	return out, nil
 }
 
 // count is n with noun, the noun in the plural unless n is 1.
