@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 )
 
 // Refusal codes of the transcript readers (trace.md §2.2).
@@ -132,7 +133,7 @@ func ReadStream(r io.Reader, opts ReadOptions) (ir *IR, adapter Adapter, refusal
 		}
 		switch {
 		case oversized:
-			b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is longer than the limit of %s", ln.number, formatSize(maxLine)))
+			b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is longer than the limit of %s", ln.number, fsio.FormatSize(int64(maxLine))))
 		case !utf8.Valid(ln.text):
 			invalidUTF8 = true
 		case !invalidUTF8:
@@ -235,18 +236,6 @@ func refusal(code, location, format string, args ...any) diag.Diagnostic {
 // FormatRefusal renders a refusal as `CODE at LOCATION: message`.
 func FormatRefusal(d diag.Diagnostic) string {
 	return fmt.Sprintf("%s at %s: %s", d.Code, d.Path, d.Message)
-}
-
-// formatSize prints a byte count as the bounds are documented: whole MiB
-// or KiB where exact, else bytes.
-func formatSize(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 func lineLoc(n int) string { return fmt.Sprintf("line[%d]", n) }
