@@ -57,27 +57,11 @@ type ReadOptions struct {
 	Keep *Keep
 }
 
-// SelectAdapter returns the adapter trace.md §2.1 (as docs/trace.md
-// extends it) selects for data from its first non-blank line: the event
-// stream when it is a JSON object whose `format` is `metaharness.event/1`,
-// the Codex rollout when it is a JSON object whose `type` is
+// adapterFor is trace.md §2.1's rule (as docs/trace.md extends it) applied
+// to the decoded first non-blank line (nil when it is not JSON), in its
+// order: the event stream when it is a JSON object whose `format` is
+// `metaharness.event/1`, the Codex rollout when it is one whose `type` is
 // `session_meta`, stream-json for everything else.
-func SelectAdapter(data []byte) Adapter {
-	if !utf8.Valid(data) {
-		return AdapterStreamJSON
-	}
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		l = bytes.TrimSuffix(l, []byte("\r"))
-		if len(bytes.TrimSpace(l)) > 0 {
-			v, _ := decodeJSON(l)
-			return adapterFor(v)
-		}
-	}
-	return AdapterStreamJSON
-}
-
-// adapterFor is §2.1's rule applied to the decoded first non-blank line
-// (nil when it is not JSON), in its order: the event stream's tag first.
 func adapterFor(first any) Adapter {
 	if o, ok := asObj(first); ok {
 		if f, ok := o.get("format").(string); ok && f == eventStreamFormat {
