@@ -3,6 +3,7 @@ package instruct
 import (
 	"slices"
 
+	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/workflow"
@@ -65,14 +66,17 @@ func bind(w *workflow.Workflow, p *protocol.Principle) (Principle, bool) {
 		sec.AppliesWhen = collapse(p.AppliesWhen.String())
 	}
 	var elsewhere []string
-	for _, o := range obligationsOf(p) {
-		l, reaches := land(w, o.timing)
+	// The obligations as the engine names and orders them (engine.md
+	// §4.6): the timed sets of `requires` (keyed ones in key order, the
+	// gathered set last), then the explicit `obligations[]`.
+	for _, o := range engine.Obligations(p) {
+		l, reaches := land(w, o.Timing)
 		if !reaches {
-			elsewhere = append(elsewhere, timingText(o.timing))
+			elsewhere = append(elsewhere, timingText(o.Timing))
 			continue
 		}
 		sec.Obligations = append(sec.Obligations, BoundObligation{
-			ID: o.id, Landing: l, Description: optional(o.description), Requires: requirementLines(o.set),
+			ID: o.ID, Landing: l, Description: optional(o.Description), Requires: requirementLines(*o.Requires),
 		})
 	}
 	slices.Sort(elsewhere)

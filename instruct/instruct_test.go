@@ -3,11 +3,13 @@ package instruct
 import (
 	"bytes"
 	"flag"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/aepflow/aepflow/ident"
+	"github.com/aepflow/aepflow/internal/instructcheck"
 	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
@@ -116,10 +118,10 @@ func TestIndexGolden(t *testing.T) {
 // --strict on every golden: the markers must be read back and every
 // consistency check must pass.
 func TestGoldensPassTheChecker(t *testing.T) {
-	checker := checkerPath(t)
+	checker := instructcheck.Script(t)
 	for _, name := range append(goldenNames(), "index.md.golden") {
 		t.Run(name, func(t *testing.T) {
-			facts := runChecker(t, checker, filepath.Join("testdata", name))
+			facts := instructcheck.Run(t, checker, filepath.Join("testdata", name))
 			want := "instructions"
 			if name == "index.md.golden" {
 				want = "index"
@@ -136,7 +138,7 @@ func TestGoldensPassTheChecker(t *testing.T) {
 // cmd/aepflow's TestExamplesAreCurrent): every document aepflow writes
 // passes --strict, not only the goldens.
 func TestExamplesPassTheChecker(t *testing.T) {
-	checker := checkerPath(t)
+	checker := instructcheck.Script(t)
 	files, err := filepath.Glob(filepath.Join("..", "examples", "instructions", "*", "*.md"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no example instructions (%v)", err)
@@ -146,7 +148,7 @@ func TestExamplesPassTheChecker(t *testing.T) {
 		if filepath.Base(file) == "README.md" {
 			want = "index"
 		}
-		if facts := runChecker(t, checker, file); facts.Kind != want {
+		if facts := instructcheck.Run(t, checker, file); facts.Kind != want {
 			t.Errorf("%s: the checker reads a %q document, want %q", file, facts.Kind, want)
 		}
 	}
@@ -163,12 +165,12 @@ func goldenNames() []string {
 // TestWorkedExampleFacts holds §11's expected facts against the checker's
 // reading of the worked example's document.
 func TestWorkedExampleFacts(t *testing.T) {
-	facts := runChecker(t, checkerPath(t), filepath.Join("testdata", "triage.md.golden"))
-	want := checkerFacts{
+	facts := instructcheck.Run(t, instructcheck.Script(t), filepath.Join("testdata", "triage.md.golden"))
+	want := instructcheck.Facts{
 		Kind: "instructions", Reference: "demo/triage/1", Title: "Triage a defect report",
 		Counts: map[string]int{"states": 5, "transitions": 5, "principles": 2},
 	}
-	if facts.Kind != want.Kind || facts.Reference != want.Reference || facts.Title != want.Title || !equalCounts(facts.Counts, want.Counts) {
+	if facts.Kind != want.Kind || facts.Reference != want.Reference || facts.Title != want.Title || !maps.Equal(facts.Counts, want.Counts) {
 		t.Errorf("header facts = %+v, want %+v", facts, want)
 	}
 	var order []string
@@ -192,18 +194,6 @@ func TestWorkedExampleFacts(t *testing.T) {
 	if got := strings.Join(refs, " "); got != "demo-secrets/1 demo-tests/1" {
 		t.Errorf("principles = %s", got)
 	}
-}
-
-func equalCounts(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestNoPrincipleBinds: a tree whose principles bind nothing says so, and

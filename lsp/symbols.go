@@ -46,19 +46,7 @@ func (v *view) symbol(name, detail string, kind lsp.SymbolKind, key, value *yaml
 // endOf returns the end offset of n's subtree (at least floor).
 func (v *view) endOf(n *yaml.Node, floor int) int {
 	end := floor
-	stack := []*yaml.Node{n}
-	for len(stack) > 0 {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if c == nil {
-			continue
-		}
-		if c.Kind == yaml.ScalarNode {
-			_, e := v.src.extent(c)
-			end = max(end, e)
-		}
-		stack = append(stack, c.Content...)
-	}
+	v.src.eachScalar(n, func(_, e int) { end = max(end, e) })
 	return end
 }
 

@@ -80,22 +80,27 @@ func tokenEnd(s string, off int) int {
 func (src *source) scalarEnd(off int) (int, bool) {
 	if src.ends == nil {
 		src.ends = map[int]int{}
-		stack := []*yaml.Node{src.root}
-		for len(stack) > 0 {
-			n := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if n == nil {
-				continue
-			}
-			if n.Kind == yaml.ScalarNode {
-				start, end := src.extent(n)
-				src.ends[start] = max(src.ends[start], end)
-			}
-			stack = append(stack, n.Content...)
-		}
+		src.eachScalar(src.root, func(start, end int) { src.ends[start] = max(src.ends[start], end) })
 	}
 	end, ok := src.ends[off]
 	return end, ok
+}
+
+// eachScalar calls f with the extent (start and end byte offsets) of every
+// scalar of n's subtree, walking with a stack rather than recursion.
+func (src *source) eachScalar(n *yaml.Node, f func(start, end int)) {
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c == nil {
+			continue
+		}
+		if c.Kind == yaml.ScalarNode {
+			f(src.extent(c))
+		}
+		stack = append(stack, c.Content...)
+	}
 }
 
 // hit is the scalar under a cursor and where it sits in the document.

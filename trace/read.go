@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 )
 
 // Refusal codes of the transcript readers (trace.md §2.2).
@@ -56,27 +57,11 @@ type ReadOptions struct {
 	Keep *Keep
 }
 
-// SelectAdapter returns the adapter trace.md §2.1 (as docs/trace.md
-// extends it) selects for data from its first non-blank line: the event
-// stream when it is a JSON object whose `format` is `metaharness.event/1`,
-// the Codex rollout when it is a JSON object whose `type` is
+// adapterFor is trace.md §2.1's rule (as docs/trace.md extends it) applied
+// to the decoded first non-blank line (nil when it is not JSON), in its
+// order: the event stream when it is a JSON object whose `format` is
+// `metaharness.event/1`, the Codex rollout when it is one whose `type` is
 // `session_meta`, stream-json for everything else.
-func SelectAdapter(data []byte) Adapter {
-	if !utf8.Valid(data) {
-		return AdapterStreamJSON
-	}
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		l = bytes.TrimSuffix(l, []byte("\r"))
-		if len(bytes.TrimSpace(l)) > 0 {
-			v, _ := decodeJSON(l)
-			return adapterFor(v)
-		}
-	}
-	return AdapterStreamJSON
-}
-
-// adapterFor is §2.1's rule applied to the decoded first non-blank line
-// (nil when it is not JSON), in its order: the event stream's tag first.
 func adapterFor(first any) Adapter {
 	if o, ok := asObj(first); ok {
 		if f, ok := o.get("format").(string); ok && f == eventStreamFormat {
@@ -132,7 +117,7 @@ func ReadStream(r io.Reader, opts ReadOptions) (ir *IR, adapter Adapter, refusal
 		}
 		switch {
 		case oversized:
-			b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is longer than the limit of %s", ln.number, formatSize(maxLine)))
+			b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is longer than the limit of %s", ln.number, fsio.FormatSize(int64(maxLine))))
 		case !utf8.Valid(ln.text):
 			invalidUTF8 = true
 		case !invalidUTF8:
@@ -235,18 +220,6 @@ func refusal(code, location, format string, args ...any) diag.Diagnostic {
 // FormatRefusal renders a refusal as `CODE at LOCATION: message`.
 func FormatRefusal(d diag.Diagnostic) string {
 	return fmt.Sprintf("%s at %s: %s", d.Code, d.Path, d.Message)
-}
-
-// formatSize prints a byte count as the bounds are documented: whole MiB
-// or KiB where exact, else bytes.
-func formatSize(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 func lineLoc(n int) string { return fmt.Sprintf("line[%d]", n) }
