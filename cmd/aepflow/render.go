@@ -131,25 +131,22 @@ var renderExtensions = map[string]string{
 	".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid", ".png": "png", ".svg": "svg",
 }
 
-// formatFromOut applies --out's extension (issue 11): without --format the
-// extension names the format (no extension keeps the default, svg); an
-// extension that names another format than --format is a contradiction,
-// and one that names none needs --format.
+// formatFromOut applies --out's extension (issue 11) as every command does
+// (formatFromOut): without --format the extension names the format (no
+// extension keeps the default, svg), and one that names another format
+// than --format is a contradiction. Here an extension that names none
+// needs --format too.
 func (f *renderFlags) formatFromOut() error {
-	if f.out == "" || f.out == stdio {
-		return nil
+	if ext := filepath.Ext(f.out); ext != "" && !f.formatSet {
+		if _, known := renderExtensions[strings.ToLower(ext)]; !known {
+			return usageError("cannot tell the format from --out %s: give --format (svg, png, dot or mermaid), or name the file .svg, .png, .dot or .mmd", f.out)
+		}
 	}
-	ext := strings.ToLower(filepath.Ext(f.out))
-	byName, known := renderExtensions[ext]
-	switch {
-	case ext == "":
-	case !known && !f.formatSet:
-		return usageError("cannot tell the format from --out %s: give --format (svg, png, dot or mermaid), or name the file .svg, .png, .dot or .mmd", f.out)
-	case known && f.formatSet && byName != f.format:
-		return contradiction(f.format, f.out, byName)
-	case known:
-		f.format = byName
+	format, err := formatFromOut(f.out, f.format, f.formatSet, renderFormats, renderExtensions)
+	if err != nil {
+		return err
 	}
+	f.format = format
 	return nil
 }
 
