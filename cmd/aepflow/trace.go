@@ -199,7 +199,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
 				return err
 			}
-			if err := checkFormat(format, "yaml", "json", "text"); err != nil {
+			if err := checkFormat(format, evidenceFormats...); err != nil {
 				return err
 			}
 			var err error
@@ -238,7 +238,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 	cmd.Flags().StringVar(&out, "out", "", "write the records to `FILE` instead of stdout (- is stdout)")
 	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
 	readsStdin(cmd, "spec", "transcript")
-	completeFormats(cmd, "yaml", "json", "text")
+	completeFormats(cmd, evidenceFormats...)
 	return cmd
 }
 
@@ -530,25 +530,22 @@ func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format,
 	return nil
 }
 
-// evidenceFormat returns the format of the record: --format when given
-// (set), else the one --out's extension names (`.json` JSON, `.yaml` or
-// `.yml` YAML), else yaml. An extension that contradicts --format is a
-// usage error, so nothing is written.
+// evidenceFormats lists the values of `trace evidence --format`; text is
+// yaml.
+var evidenceFormats = []string{"yaml", "json", "text"}
+
+// evidenceExtensions maps the extensions of `trace evidence --out` to the
+// format they name.
+var evidenceExtensions = map[string]string{".json": "json", ".yaml": "yaml", ".yml": "yaml"}
+
+// evidenceFormat returns the format of the record as every command chooses
+// it (formatFromOut): --format when given (set), else the one --out's
+// extension names (`.json` JSON, `.yaml` or `.yml` YAML), else yaml. An
+// extension that contradicts --format is a usage error, so nothing is
+// written; --format text, being yaml, agrees with a YAML extension.
 func evidenceFormat(format string, set bool, out string) (string, error) {
-	var byName string
-	switch strings.ToLower(filepath.Ext(out)) {
-	case ".json":
-		byName = "json"
-	case ".yaml", ".yml":
-		byName = "yaml"
-	}
-	switch {
-	case out == "" || out == stdio || byName == "":
-		return format, nil
-	case !set:
-		return byName, nil
-	case format == "text" && byName == "yaml", format == byName:
+	if set && format == "text" && evidenceExtensions[strings.ToLower(filepath.Ext(out))] == "yaml" {
 		return format, nil
 	}
-	return "", contradiction(format, out, byName)
+	return formatFromOut(out, format, set, evidenceFormats, evidenceExtensions)
 }
