@@ -33,9 +33,8 @@ import (
 // on one). The tree is nil when it does not load, the workflow nil when
 // the reference is bad or unknown; the list says why.
 func loadTreeWorkflow(cmd *cobra.Command, root, id string, sources diag.Sources) (*workflow.Workflow, *tree.Tree, diag.List) {
-	ref, err := ident.ParseRef(ident.Dotted, id)
-	if err != nil {
-		return nil, nil, diag.List{diag.Errorf("invalid_reference", "`--id %s` is not a workflow reference: %v", id, err).WithPath("--id")}
+	if _, ds := workflowRef(id); ds != nil {
+		return nil, nil, ds // refused before the tree is read
 	}
 	t, ds := tree.Load(root)
 	ds.Extend(t.RequireDocuments())
@@ -50,14 +49,33 @@ func loadTreeWorkflow(cmd *cobra.Command, root, id string, sources diag.Sources)
 	if ds.HasErrors() || t == nil {
 		return nil, nil, ds
 	}
+	w, wds := findWorkflow(t, id)
+	return w, t, append(ds, wds...)
+}
+
+// workflowRef parses `--id id`, a workflow reference; its refusal is
+// invalid_reference at --id.
+func workflowRef(id string) (ident.Ref, diag.List) {
+	ref, err := ident.ParseRef(ident.Dotted, id)
+	if err != nil {
+		return ref, diag.List{diag.Errorf("invalid_reference", "`--id %s` is not a workflow reference: %v", id, err).WithPath("--id")}
+	}
+	return ref, nil
+}
+
+// findWorkflow returns the workflow of t that `--id id` names, or why there
+// is none: invalid_reference (workflowRef) or the tree's unknown_workflow
+// diagnostic, tree.Workflow's only error.
+func findWorkflow(t *tree.Tree, id string) (*workflow.Workflow, diag.List) {
+	ref, ds := workflowRef(id)
+	if ds != nil {
+		return nil, ds
+	}
 	w, err := t.Workflow(ref)
 	if err != nil {
-		if l, ok := diag.AsList(err); ok {
-			return nil, t, append(ds, l...)
-		}
-		return nil, t, append(ds, diag.Errorf("unknown_workflow", "%v", err))
+		ds, _ = diag.AsList(err)
 	}
-	return w, t, ds
+	return w, ds
 }
 
 // mapFlag is what `--map x` names, read at most once: the step-map file x
