@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"maps"
 
 	"github.com/aepflow/aepflow/analysis"
 	"github.com/aepflow/aepflow/compiler"
@@ -97,13 +96,11 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	t, ds := tree.Load(f.root)
 	ds.Extend(t.RequireDocuments())
 	ds.Extend(engine.CheckVocabulary(t))
-	for _, file := range t.Files {
-		noteInputs(cmd, file.Path)
-	}
+	sources := diag.Sources{}
+	noteTree(cmd, t, sources)
 	if ds.HasErrors() {
-		return reportDiagnostics(stderr, ds, t.Sources)
+		return reportDiagnostics(stderr, ds, sources)
 	}
-	sources := maps.Clone(t.Sources)
 	ws, m, ds := analyzeTargets(cmd, t, f, sources)
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)

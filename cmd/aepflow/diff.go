@@ -248,11 +248,8 @@ func diffAgainst(cmd *cobra.Command, root, rev string, sources diag.Sources) (*s
 	defer cancel()
 	oldTree, ds := loadRevisionTree(ctx, root, rev, sources)
 	newTree, nds := tree.LoadKinds(root, diffRows...)
-	maps.Copy(sources, newTree.Sources)
+	noteTree(cmd, newTree, sources)
 	ds.Extend(nds)
-	for _, f := range newTree.Files {
-		noteInputs(cmd, f.Path)
-	}
 	if ds.HasErrors() || oldTree == nil {
 		return nil, ds
 	}

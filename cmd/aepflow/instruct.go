@@ -131,15 +131,8 @@ type instructRun struct {
 func runInstruct(cmd *cobra.Command, f instructFlags) error {
 	r := &instructRun{cmd: cmd, f: f, sources: diag.Sources{}}
 	t, ds := tree.Load(f.root)
-	if t != nil {
-		for name, data := range t.Sources {
-			r.sources[name] = data
-		}
-		for _, file := range t.Files {
-			noteInputs(cmd, file.Path)
-		}
-	}
-	if ds.HasErrors() || t == nil {
+	noteTree(cmd, t, r.sources)
+	if ds.HasErrors() {
 		return reportDiagnostics(cmd.ErrOrStderr(), ds, r.sources)
 	}
 	if len(ds) > 0 {

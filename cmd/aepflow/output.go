@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,19 +39,22 @@ func loadTreeWorkflow(cmd *cobra.Command, root, id string, sources diag.Sources)
 	}
 	t, ds := tree.Load(root)
 	ds.Extend(t.RequireDocuments())
-	if t != nil {
-		for name, data := range t.Sources {
-			sources[name] = data
-		}
-		for _, f := range t.Files {
-			noteInputs(cmd, f.Path)
-		}
-	}
-	if ds.HasErrors() || t == nil {
+	noteTree(cmd, t, sources)
+	if ds.HasErrors() {
 		return nil, nil, ds
 	}
 	w, wds := findWorkflow(t, id)
 	return w, t, append(ds, wds...)
+}
+
+// noteTree adds the sources of the loaded tree t to sources, for the text
+// printer, and its files to the command's inputs, so that no --out lands
+// on one.
+func noteTree(cmd *cobra.Command, t *tree.Tree, sources diag.Sources) {
+	maps.Copy(sources, t.Sources)
+	for _, f := range t.Files {
+		noteInputs(cmd, f.Path)
+	}
 }
 
 // workflowRef parses `--id id`, a workflow reference; its refusal is
