@@ -280,17 +280,13 @@ type traceSet struct {
 // expandTranscripts turns the --transcript values into sources: a
 // directory stands for every `*.jsonl` directly inside it, sorted by name
 // (entries that are not regular files are kept, and refused when read, so
-// nothing in the directory is silently skipped); `-` is standard input,
-// once. A directory without one is refused: an empty suite proves nothing.
+// nothing in the directory is silently skipped); `-` is standard input
+// (named once: checkStdinOnce refuses a second `-` before the command
+// runs). A directory without one is refused: an empty suite proves nothing.
 func expandTranscripts(cmd *cobra.Command, values []string) (*traceSet, error) {
 	set := &traceSet{suite: len(values) > 1}
-	stdin := false
 	for _, v := range values {
 		if v == "-" {
-			if stdin {
-				return nil, usageError("--transcript - is given twice: standard input can be read once")
-			}
-			stdin = true
 			if err := takeStdin(cmd, "--transcript"); err != nil {
 				return nil, exitWith(exitProblems, err)
 			}
@@ -353,9 +349,6 @@ func (s *traceSet) addDirectory(dir string) error {
 // runCheckSuite reads the spec and judges every transcript; every failure
 // is already an exit error.
 func runCheckSuite(cmd *cobra.Command, specPath string, transcripts []string, opts trace.CheckOptions) (*trace.Suite, *traceSet, error) {
-	if specPath == "-" && slices.Contains(transcripts, "-") {
-		return nil, nil, usageError("--spec - and --transcript - both ask for standard input, which can be read once")
-	}
 	spec, err := readSpec(cmd, specPath)
 	if err != nil {
 		return nil, nil, err
