@@ -20,7 +20,6 @@ import (
 	"github.com/aepflow/aepflow/workflow"
 	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 func init() { register("render", newRenderCmd) }
@@ -180,12 +179,6 @@ func (f *renderFlags) validate() error {
 		return err
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := osFile(w)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // runRender loads, draws and writes (or checks) the picture.
