@@ -114,13 +114,26 @@ func readMapFlag(cmd *cobra.Command, x string, maps []*stepmap.Map, sources diag
 			return mapFlag{name: x}, nil
 		}
 	}
-	name := inputName(x)
-	data, err := readInput(cmd, "--map", x, yamldoc.MaxFileSize)
+	data, ds := readDocument(cmd, "--map", x, yamldoc.MaxFileSize, sources)
+	if ds != nil {
+		return mapFlag{}, ds
+	}
+	return mapFlag{name: inputName(x), data: data, file: true}, nil
+}
+
+// readDocument reads the document file path names through readInput (at
+// most limit bytes; `-` is standard input, claimed for what) and adds its
+// bytes to sources under inputName(path), for the source lines under its
+// diagnostics. A failure is the diagnostic a tree file's is
+// (tree.ReadError).
+func readDocument(cmd *cobra.Command, what, path string, limit int64, sources diag.Sources) ([]byte, diag.List) {
+	name := inputName(path)
+	data, err := readInput(cmd, what, path, limit)
 	if err != nil {
-		return mapFlag{}, diag.List{tree.ReadError(name, err)}
+		return nil, diag.List{tree.ReadError(name, err)}
 	}
 	sources[name] = data
-	return mapFlag{name: name, data: data, file: true}, nil
+	return data, nil
 }
 
 // read is the readFile of stepmap.Select and compiler.SelectMap: the bytes
