@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"maps"
 
 	"github.com/aepflow/aepflow/analysis"
 	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
-	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
@@ -98,13 +96,11 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	t, ds := tree.Load(f.root)
 	ds.Extend(t.RequireDocuments())
 	ds.Extend(engine.CheckVocabulary(t))
-	for _, file := range t.Files {
-		noteInputs(cmd, file.Path)
-	}
+	sources := diag.Sources{}
+	noteTree(cmd, t, sources)
 	if ds.HasErrors() {
-		return reportDiagnostics(stderr, ds, t.Sources)
+		return reportDiagnostics(stderr, ds, sources)
 	}
-	sources := maps.Clone(t.Sources)
 	ws, m, ds := analyzeTargets(cmd, t, f, sources)
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)
@@ -129,16 +125,9 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags, sources diag.Sources) ([]*workflow.Workflow, *stepmap.Map, diag.List) {
 	var w *workflow.Workflow
 	if f.id != "" {
-		ref, err := ident.ParseRef(ident.Dotted, f.id)
-		if err != nil {
-			return nil, nil, diag.List{diag.Errorf(analysis.CodeInvalidReference, "`--id %s` is not a workflow reference: %v", f.id, err).WithPath("--id")}
-		}
-		w, err = t.Workflow(ref)
-		if err != nil {
-			if l, ok := diag.AsList(err); ok {
-				return nil, nil, l
-			}
-			return nil, nil, diag.List{diag.Errorf(analysis.CodeUnknownWorkflow, "%v", err).WithPath("--id")}
+		var ds diag.List
+		if w, ds = findWorkflow(t, f.id); w == nil {
+			return nil, nil, ds
 		}
 	}
 	if f.mapRef == "" {

@@ -210,13 +210,12 @@ func diffFiles(cmd *cobra.Command, oldPath, newPath string, sources diag.Sources
 // side, what naming it (OLD or NEW); nil when it cannot be compared (ds
 // says why: io_error or input_too_large when it cannot be read).
 func loadDiffDocument(cmd *cobra.Command, what, path string, sources diag.Sources, ds *diag.List) *tree.Document {
-	name := inputName(path)
-	data, err := readInput(cmd, what, path, yamldoc.MaxFileSize)
-	if err != nil {
-		ds.Add(tree.ReadError(name, err))
+	data, rds := readDocument(cmd, what, path, yamldoc.MaxFileSize, sources)
+	if rds != nil {
+		ds.Extend(rds)
 		return nil
 	}
-	sources[name] = data
+	name := inputName(path)
 	d, lds := tree.LoadDocument(name, data, "")
 	ds.Extend(lds)
 	if d == nil {
@@ -248,11 +247,8 @@ func diffAgainst(cmd *cobra.Command, root, rev string, sources diag.Sources) (*s
 	defer cancel()
 	oldTree, ds := loadRevisionTree(ctx, root, rev, sources)
 	newTree, nds := tree.LoadKinds(root, diffRows...)
-	maps.Copy(sources, newTree.Sources)
+	noteTree(cmd, newTree, sources)
 	ds.Extend(nds)
-	for _, f := range newTree.Files {
-		noteInputs(cmd, f.Path)
-	}
 	if ds.HasErrors() || oldTree == nil {
 		return nil, ds
 	}

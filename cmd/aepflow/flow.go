@@ -11,7 +11,6 @@ import (
 	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/stepmap"
-	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
 	"github.com/aepflow/aepflow/yamldoc"
 )
@@ -186,13 +185,11 @@ func runFlow(cmd *cobra.Command, f flowFlags) error {
 func loadForFlow(cmd *cobra.Command, f flowFlags) (*workflow.Workflow, []*stepmap.Map, diag.Sources, diag.List) {
 	sources := diag.Sources{}
 	if f.workflowFile != "" {
-		name := inputName(f.workflowFile)
-		data, err := readInput(cmd, "--workflow", f.workflowFile, yamldoc.MaxFileSize)
-		if err != nil {
-			return nil, nil, sources, diag.List{tree.ReadError(name, err)}
+		data, ds := readDocument(cmd, "--workflow", f.workflowFile, yamldoc.MaxFileSize, sources)
+		if ds != nil {
+			return nil, nil, sources, ds
 		}
-		sources[name] = data
-		w, ds := workflow.Load(name, data)
+		w, ds := workflow.Load(inputName(f.workflowFile), data)
 		if w != nil {
 			ds.Extend(w.Validate())
 		}

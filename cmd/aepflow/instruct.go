@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/instruct"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/protocol"
@@ -132,15 +131,8 @@ type instructRun struct {
 func runInstruct(cmd *cobra.Command, f instructFlags) error {
 	r := &instructRun{cmd: cmd, f: f, sources: diag.Sources{}}
 	t, ds := tree.Load(f.root)
-	if t != nil {
-		for name, data := range t.Sources {
-			r.sources[name] = data
-		}
-		for _, file := range t.Files {
-			noteInputs(cmd, file.Path)
-		}
-	}
-	if ds.HasErrors() || t == nil {
+	noteTree(cmd, t, r.sources)
+	if ds.HasErrors() {
 		return reportDiagnostics(cmd.ErrOrStderr(), ds, r.sources)
 	}
 	if len(ds) > 0 {
@@ -171,20 +163,12 @@ func (r *instructRun) principles() []*protocol.Principle {
 
 // one writes the document of the workflow --id (with --map's steps).
 func (r *instructRun) one() error {
-	ref, err := ident.ParseRef(ident.Dotted, r.f.id)
-	if err != nil {
-		return r.refuse(diag.Errorf("invalid_reference", "`--id %s` is not a workflow reference: %v", r.f.id, err).WithPath("--id"))
-	}
-	w, err := r.tree.Workflow(ref)
-	if err != nil {
-		if l, ok := diag.AsList(err); ok {
-			return r.refuse(l...)
-		}
-		return r.refuse(diag.Errorf(tree.CodeUnknownWorkflow, "%v", err))
+	w, ds := findWorkflow(r.tree, r.f.id)
+	if w == nil {
+		return r.refuse(ds...)
 	}
 	var m *stepmap.Map
 	if r.f.mapRef != "" {
-		var ds diag.List
 		if m, ds = selectMapFlag(r.cmd, r.f.mapRef, r.tree.StepMapList(), w, r.sources); ds.HasErrors() {
 			return r.refuse(ds...)
 		}

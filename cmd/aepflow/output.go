@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,31 +34,52 @@ import (
 // on one). The tree is nil when it does not load, the workflow nil when
 // the reference is bad or unknown; the list says why.
 func loadTreeWorkflow(cmd *cobra.Command, root, id string, sources diag.Sources) (*workflow.Workflow, *tree.Tree, diag.List) {
-	ref, err := ident.ParseRef(ident.Dotted, id)
-	if err != nil {
-		return nil, nil, diag.List{diag.Errorf("invalid_reference", "`--id %s` is not a workflow reference: %v", id, err).WithPath("--id")}
+	if _, ds := workflowRef(id); ds != nil {
+		return nil, nil, ds // refused before the tree is read
 	}
 	t, ds := tree.Load(root)
 	ds.Extend(t.RequireDocuments())
-	if t != nil {
-		for name, data := range t.Sources {
-			sources[name] = data
-		}
-		for _, f := range t.Files {
-			noteInputs(cmd, f.Path)
-		}
-	}
-	if ds.HasErrors() || t == nil {
+	noteTree(cmd, t, sources)
+	if ds.HasErrors() {
 		return nil, nil, ds
+	}
+	w, wds := findWorkflow(t, id)
+	return w, t, append(ds, wds...)
+}
+
+// noteTree adds the sources of the loaded tree t to sources, for the text
+// printer, and its files to the command's inputs, so that no --out lands
+// on one.
+func noteTree(cmd *cobra.Command, t *tree.Tree, sources diag.Sources) {
+	maps.Copy(sources, t.Sources)
+	for _, f := range t.Files {
+		noteInputs(cmd, f.Path)
+	}
+}
+
+// workflowRef parses `--id id`, a workflow reference; its refusal is
+// invalid_reference at --id.
+func workflowRef(id string) (ident.Ref, diag.List) {
+	ref, err := ident.ParseRef(ident.Dotted, id)
+	if err != nil {
+		return ref, diag.List{diag.Errorf("invalid_reference", "`--id %s` is not a workflow reference: %v", id, err).WithPath("--id")}
+	}
+	return ref, nil
+}
+
+// findWorkflow returns the workflow of t that `--id id` names, or why there
+// is none: invalid_reference (workflowRef) or the tree's unknown_workflow
+// diagnostic, tree.Workflow's only error.
+func findWorkflow(t *tree.Tree, id string) (*workflow.Workflow, diag.List) {
+	ref, ds := workflowRef(id)
+	if ds != nil {
+		return nil, ds
 	}
 	w, err := t.Workflow(ref)
 	if err != nil {
-		if l, ok := diag.AsList(err); ok {
-			return nil, t, append(ds, l...)
-		}
-		return nil, t, append(ds, diag.Errorf("unknown_workflow", "%v", err))
+		ds, _ = diag.AsList(err)
 	}
-	return w, t, ds
+	return w, ds
 }
 
 // mapFlag is what `--map x` names, read at most once: the step-map file x
@@ -92,13 +114,26 @@ func readMapFlag(cmd *cobra.Command, x string, maps []*stepmap.Map, sources diag
 			return mapFlag{name: x}, nil
 		}
 	}
-	name := inputName(x)
-	data, err := readInput(cmd, "--map", x, yamldoc.MaxFileSize)
+	data, ds := readDocument(cmd, "--map", x, yamldoc.MaxFileSize, sources)
+	if ds != nil {
+		return mapFlag{}, ds
+	}
+	return mapFlag{name: inputName(x), data: data, file: true}, nil
+}
+
+// readDocument reads the document file path names through readInput (at
+// most limit bytes; `-` is standard input, claimed for what) and adds its
+// bytes to sources under inputName(path), for the source lines under its
+// diagnostics. A failure is the diagnostic a tree file's is
+// (tree.ReadError).
+func readDocument(cmd *cobra.Command, what, path string, limit int64, sources diag.Sources) ([]byte, diag.List) {
+	name := inputName(path)
+	data, err := readInput(cmd, what, path, limit)
 	if err != nil {
-		return mapFlag{}, diag.List{tree.ReadError(name, err)}
+		return nil, diag.List{tree.ReadError(name, err)}
 	}
 	sources[name] = data
-	return mapFlag{name: name, data: data, file: true}, nil
+	return data, nil
 }
 
 // read is the readFile of stepmap.Select and compiler.SelectMap: the bytes

@@ -20,7 +20,6 @@ import (
 	"github.com/aepflow/aepflow/workflow"
 	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 func init() { register("render", newRenderCmd) }
@@ -131,25 +130,22 @@ var renderExtensions = map[string]string{
 	".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid", ".png": "png", ".svg": "svg",
 }
 
-// formatFromOut applies --out's extension (issue 11): without --format the
-// extension names the format (no extension keeps the default, svg); an
-// extension that names another format than --format is a contradiction,
-// and one that names none needs --format.
+// formatFromOut applies --out's extension (issue 11) as every command does
+// (formatFromOut): without --format the extension names the format (no
+// extension keeps the default, svg), and one that names another format
+// than --format is a contradiction. Here an extension that names none
+// needs --format too.
 func (f *renderFlags) formatFromOut() error {
-	if f.out == "" || f.out == stdio {
-		return nil
+	if ext := filepath.Ext(f.out); ext != "" && !f.formatSet {
+		if _, known := renderExtensions[strings.ToLower(ext)]; !known {
+			return usageError("cannot tell the format from --out %s: give --format (svg, png, dot or mermaid), or name the file .svg, .png, .dot or .mmd", f.out)
+		}
 	}
-	ext := strings.ToLower(filepath.Ext(f.out))
-	byName, known := renderExtensions[ext]
-	switch {
-	case ext == "":
-	case !known && !f.formatSet:
-		return usageError("cannot tell the format from --out %s: give --format (svg, png, dot or mermaid), or name the file .svg, .png, .dot or .mmd", f.out)
-	case known && f.formatSet && byName != f.format:
-		return contradiction(f.format, f.out, byName)
-	case known:
-		f.format = byName
+	format, err := formatFromOut(f.out, f.format, f.formatSet, renderFormats, renderExtensions)
+	if err != nil {
+		return err
 	}
+	f.format = format
 	return nil
 }
 
@@ -183,12 +179,6 @@ func (f *renderFlags) validate() error {
 		return err
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := osFile(w)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // runRender loads, draws and writes (or checks) the picture.

@@ -124,11 +124,10 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	}
 	var files []analysis.ScenarioFile
 	for _, name := range f.evidence {
-		data, err := readInput(cmd, "--evidence", name, analysis.MaxScenarioFile)
-		if err != nil {
-			return reportDiagnostics(stderr, diag.List{readError(name, err)}, sources)
+		data, ds := readDocument(cmd, "--evidence", name, analysis.MaxScenarioFile, sources)
+		if ds != nil {
+			return reportDiagnostics(stderr, ds, sources)
 		}
-		sources[inputName(name)] = data
 		files = append(files, analysis.ScenarioFile{Name: inputName(name), Data: data})
 	}
 	sc, ds := analysis.ReadScenarios(files, w, time.Now())
@@ -167,27 +166,17 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	return nil
 }
 
-// readError is the diagnostic of a --evidence or --task file that could
-// not be read, worded as a tree file's or a --map file's (tree.ReadError):
-// `cannot read the file: it is a named pipe, not a regular file`, or
-// input_too_large with the file's size (both bounds are the document
-// bound, yamldoc.MaxFileSize, which tree.ReadError names).
-func readError(path string, err error) diag.Diagnostic {
-	return tree.ReadError(inputName(path), err)
-}
-
 // simulationPlan resolves --task with the scenario's facts appended to its
 // constraints.facts; nil without --task (the bare plan).
 func simulationPlan(cmd *cobra.Command, t *tree.Tree, w *workflow.Workflow, taskFile string, sc *analysis.Scenario, sources diag.Sources) (*engine.Plan, diag.List) {
 	if taskFile == "" {
 		return nil, nil
 	}
-	data, err := readInput(cmd, "--task", taskFile, maxTaskFile)
-	if err != nil {
-		return nil, diag.List{readError(taskFile, err)}
+	data, ds := readDocument(cmd, "--task", taskFile, maxTaskFile, sources)
+	if ds != nil {
+		return nil, ds
 	}
 	taskFile = inputName(taskFile)
-	sources[taskFile] = data
 	task, ds := engine.ReadTask(taskFile, data)
 	if ds.HasErrors() {
 		return nil, ds

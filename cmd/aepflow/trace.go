@@ -199,7 +199,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 			if err := requireFlags(cmd, "spec", "transcript"); err != nil {
 				return err
 			}
-			if err := checkFormat(format, "yaml", "json", "text"); err != nil {
+			if err := checkFormat(format, evidenceFormats...); err != nil {
 				return err
 			}
 			var err error
@@ -238,7 +238,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 	cmd.Flags().StringVar(&out, "out", "", "write the records to `FILE` instead of stdout (- is stdout)")
 	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
 	readsStdin(cmd, "spec", "transcript")
-	completeFormats(cmd, "yaml", "json", "text")
+	completeFormats(cmd, evidenceFormats...)
 	return cmd
 }
 
@@ -280,17 +280,13 @@ type traceSet struct {
 // expandTranscripts turns the --transcript values into sources: a
 // directory stands for every `*.jsonl` directly inside it, sorted by name
 // (entries that are not regular files are kept, and refused when read, so
-// nothing in the directory is silently skipped); `-` is standard input,
-// once. A directory without one is refused: an empty suite proves nothing.
+// nothing in the directory is silently skipped); `-` is standard input
+// (named once: checkStdinOnce refuses a second `-` before the command
+// runs). A directory without one is refused: an empty suite proves nothing.
 func expandTranscripts(cmd *cobra.Command, values []string) (*traceSet, error) {
 	set := &traceSet{suite: len(values) > 1}
-	stdin := false
 	for _, v := range values {
 		if v == "-" {
-			if stdin {
-				return nil, usageError("--transcript - is given twice: standard input can be read once")
-			}
-			stdin = true
 			if err := takeStdin(cmd, "--transcript"); err != nil {
 				return nil, exitWith(exitProblems, err)
 			}
@@ -353,9 +349,6 @@ func (s *traceSet) addDirectory(dir string) error {
 // runCheckSuite reads the spec and judges every transcript; every failure
 // is already an exit error.
 func runCheckSuite(cmd *cobra.Command, specPath string, transcripts []string, opts trace.CheckOptions) (*trace.Suite, *traceSet, error) {
-	if specPath == "-" && slices.Contains(transcripts, "-") {
-		return nil, nil, usageError("--spec - and --transcript - both ask for standard input, which can be read once")
-	}
 	spec, err := readSpec(cmd, specPath)
 	if err != nil {
 		return nil, nil, err
@@ -530,25 +523,22 @@ func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format,
 	return nil
 }
 
-// evidenceFormat returns the format of the record: --format when given
-// (set), else the one --out's extension names (`.json` JSON, `.yaml` or
-// `.yml` YAML), else yaml. An extension that contradicts --format is a
-// usage error, so nothing is written.
+// evidenceFormats lists the values of `trace evidence --format`; text is
+// yaml.
+var evidenceFormats = []string{"yaml", "json", "text"}
+
+// evidenceExtensions maps the extensions of `trace evidence --out` to the
+// format they name.
+var evidenceExtensions = map[string]string{".json": "json", ".yaml": "yaml", ".yml": "yaml"}
+
+// evidenceFormat returns the format of the record as every command chooses
+// it (formatFromOut): --format when given (set), else the one --out's
+// extension names (`.json` JSON, `.yaml` or `.yml` YAML), else yaml. An
+// extension that contradicts --format is a usage error, so nothing is
+// written; --format text, being yaml, agrees with a YAML extension.
 func evidenceFormat(format string, set bool, out string) (string, error) {
-	var byName string
-	switch strings.ToLower(filepath.Ext(out)) {
-	case ".json":
-		byName = "json"
-	case ".yaml", ".yml":
-		byName = "yaml"
-	}
-	switch {
-	case out == "" || out == stdio || byName == "":
-		return format, nil
-	case !set:
-		return byName, nil
-	case format == "text" && byName == "yaml", format == byName:
+	if set && format == "text" && evidenceExtensions[strings.ToLower(filepath.Ext(out))] == "yaml" {
 		return format, nil
 	}
-	return "", contradiction(format, out, byName)
+	return formatFromOut(out, format, set, evidenceFormats, evidenceExtensions)
 }

@@ -112,14 +112,10 @@ func validateFiles(cmd *cobra.Command, files []string, kind tree.Kind) (diag.Lis
 	var diags diag.List
 	sources := diag.Sources{}
 	for _, f := range files {
-		name := inputName(f)
-		data, err := readInput(cmd, "FILE", f, yamldoc.MaxFileSize)
-		if err != nil {
-			diags.Add(tree.ReadError(name, err))
-			continue
+		data, ds := readDocument(cmd, "FILE", f, yamldoc.MaxFileSize, sources)
+		if ds == nil {
+			_, ds = tree.LoadDocument(inputName(f), data, kind)
 		}
-		sources[name] = data
-		_, ds := tree.LoadDocument(name, data, kind)
 		diags.Extend(ds)
 	}
 	return diags, sources, len(files)
