@@ -3,6 +3,7 @@ package analysis
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/aepflow/aepflow/diag"
@@ -194,7 +195,7 @@ func undeclared(sc *Scenario, kinds map[string]bool) diag.List {
 		}
 	}
 	check(sc.Evidence, "the scenario's `evidence`")
-	for _, s := range slicesSortedKeys(sc.Entries) {
+	for _, s := range slices.Sorted(maps.Keys(sc.Entries)) {
 		for _, e := range sc.Entries[s] {
 			check(e.Records, "`on_entry."+s+"`")
 		}
@@ -339,13 +340,4 @@ func (s *simulation) finish(exec *engine.Execution, o Outcome) *Run {
 		s.run.Steps = []Step{}
 	}
 	return &s.run
-}
-
-func slicesSortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
