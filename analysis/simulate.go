@@ -145,15 +145,12 @@ type Run struct {
 // own transition (§10.4). The list holds the refusals (an undeclared
 // evidence kind); an engine failure is returned as an error.
 func Simulate(t *tree.Tree, w *workflow.Workflow, sc *Scenario, opts SimOptions) (*Run, diag.List, error) {
-	a := newAnalyzer(t, w, Options{})
 	plan := opts.Plan
-	kinds := a.kinds
+	var kinds map[string]bool
 	if plan == nil {
-		var scales predicate.Scales
-		if len(a.scales) > 0 {
-			scales = a.scales[0]
-		}
-		plan = engine.BarePlan(w, scales, sc.Facts)
+		a := newAnalyzer(t, w, Options{})
+		kinds = a.kinds
+		plan = engine.BarePlan(w, a.bareScales(), sc.Facts)
 	} else {
 		kinds = map[string]bool{}
 		for _, ref := range plan.Protocol.Chain {
