@@ -251,12 +251,7 @@ func (s *simulation) entryRecords(state string, v int) []evidence.Record {
 func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 	s.run.Initial = exec.State
 	s.visits[exec.State] = 1
-	s.run.Records = len(s.sc.Evidence)
-	for _, es := range s.sc.Entries {
-		for _, e := range es {
-			s.run.Records += len(e.Records)
-		}
-	}
+	s.run.Records = s.sc.records()
 	s.submit(exec, s.sc.Evidence)
 	s.submit(exec, s.entryRecords(exec.State, 1))
 	for {
