@@ -18,7 +18,6 @@ package analysis
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aepflow/aepflow/diag"
@@ -155,7 +154,7 @@ func newAnalyzer(t *tree.Tree, w *workflow.Workflow, opts Options) *analyzer {
 	}
 	a.scope = scope{stateSegs: map[string]bool{}, principles: map[string]bool{}}
 	for id := range w.States {
-		a.scope.stateSegs[strings.Join(splitState(id), ".")] = true
+		a.scope.stateSegs[engine.StateSegments(id)] = true
 	}
 	for id := range t.Principles {
 		a.scope.principles[id] = true
@@ -175,10 +174,6 @@ func newAnalyzer(t *tree.Tree, w *workflow.Workflow, opts Options) *analyzer {
 	}
 	a.b = newBudget(&a.wfPairs, &a.wfWork)
 	return a
-}
-
-func splitState(s string) []string {
-	return strings.FieldsFunc(s, func(c rune) bool { return c == '.' || c == '/' })
 }
 
 // protocols computes K(w) and Σ(w) (§3.5) and the profiles that run w.
@@ -334,8 +329,8 @@ func (a *analyzer) buildCtx(s *workflow.State) dnf {
 	}
 	add("state.current", enum(s.ID))
 	add("workflow.terminal", single(predicate.Bool(s.Terminal)))
-	add("state."+strings.Join(splitState(s.ID), ".")+".entered", setTrue)
-	add("state."+strings.Join(splitState(a.w.Initial), ".")+".entered", setTrue)
+	add("state."+engine.StateSegments(s.ID)+".entered", setTrue)
+	add("state."+engine.StateSegments(a.w.Initial)+".entered", setTrue)
 	if c == nil {
 		return dnfFalse
 	}

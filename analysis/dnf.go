@@ -85,6 +85,20 @@ func (b *budget) spend(n int) bool {
 	return b.err == nil
 }
 
+// pair counts one pair intersection, and reports whether the pair bounds
+// still hold.
+func (b *budget) pair() bool {
+	b.pairs++
+	*b.workflow++
+	switch {
+	case *b.workflow > MaxWorkflowPairs:
+		b.err = errWorkflowPairs
+	case b.pairs > MaxDecisionPairs:
+		b.err = errPairs
+	}
+	return b.err == nil
+}
+
 // or returns a ∨ b: the operands' conjuncts, left first.
 func (b *budget) or(x, y dnf) dnf {
 	if b.err != nil {
@@ -113,14 +127,7 @@ func (b *budget) and(x, y dnf) dnf {
 	var out dnf
 	for _, cx := range x {
 		for _, cy := range y {
-			b.pairs++
-			*b.workflow++
-			switch {
-			case *b.workflow > MaxWorkflowPairs:
-				b.err = errWorkflowPairs
-				return nil
-			case b.pairs > MaxDecisionPairs:
-				b.err = errPairs
+			if !b.pair() {
 				return nil
 			}
 			c, ok := b.meet(cx, cy)
@@ -258,14 +265,7 @@ func (a *analyzer) andCtx(d, c dnf) dnf {
 	ctx := c[0]
 	out := make(dnf, 0, len(d))
 	for _, cd := range d {
-		b.pairs++
-		*b.workflow++
-		switch {
-		case *b.workflow > MaxWorkflowPairs:
-			b.err = errWorkflowPairs
-			return nil
-		case b.pairs > MaxDecisionPairs:
-			b.err = errPairs
+		if !b.pair() {
 			return nil
 		}
 		touches := false

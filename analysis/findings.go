@@ -453,7 +453,7 @@ func (a *analyzer) instantiate(r *row, segs []string) []string {
 			// not walked for each path.
 			mid := strings.Join(segs[min(i, len(segs)):max(min(i, len(segs)), len(segs)-(len(r.pat)-1-i))], ".")
 			for _, id := range a.w.StateIDs() {
-				seg := strings.Join(splitState(id), ".")
+				seg := engine.StateSegments(id)
 				if d := len(seg) - len(mid); d >= -3 && d <= 3 && levenshtein(seg, mid) <= 3 {
 					choices = append(choices, seg)
 				}

@@ -278,8 +278,18 @@ func (a *analyzer) owed(avail map[string][]template) {
 			o.items = append(o.items, item)
 		}
 	}
+	states := make([]*workflow.State, 0, len(a.w.States))
+	for _, id := range a.w.StateIDs() {
+		states = append(states, a.w.States[id])
+	}
 	for _, p := range a.profiles {
 		obs := a.inForce(p)
+		var atCompletion []engine.Obligation
+		for _, o := range obs {
+			if o.OwedAtCompletion(states) {
+				atCompletion = append(atCompletion, o)
+			}
+		}
 		for _, m := range a.moves {
 			if !a.live(m, true) {
 				continue
@@ -302,7 +312,7 @@ func (a *analyzer) owed(avail map[string][]template) {
 			if !z.Terminal {
 				continue
 			}
-			for _, item := range a.unproducibleCompletion(p, obs, z, avail[id]) {
+			for _, item := range a.unproducibleCompletion(p, atCompletion, z, avail[id]) {
 				if byState[id] == nil {
 					byState[id] = &owing{}
 				}
@@ -332,9 +342,9 @@ func firstThree(items []string) string {
 }
 
 // unproducibleCompletion lists the completion items of profile p (E§4.7:
-// its completion set, the obligations that bind always or before a
-// completion state, and the in-force principles' evidence and verification
-// lists) that no template available in terminal state z can produce.
+// its completion set, the obligations owed at completion, given as obs,
+// and the in-force principles' evidence and verification lists) that no
+// template available in terminal state z can produce.
 func (a *analyzer) unproducibleCompletion(p *engine.MergedProfile, obs []engine.Obligation, z *workflow.State, ts []template) []string {
 	var out []string
 	if a.unproducibleSet(&p.Completion, "completion:"+p.ID, z, ts) {
@@ -342,12 +352,6 @@ func (a *analyzer) unproducibleCompletion(p *engine.MergedProfile, obs []engine.
 	}
 	for i := range obs {
 		o := &obs[i]
-		if o.Timing.Kind != protocol.Always && !slices.ContainsFunc(a.w.StateIDs(), func(id string) bool {
-			s := a.w.States[id]
-			return (s.Terminal || slices.Contains(s.Phases, "completion")) && o.BlocksEntryTo(s)
-		}) {
-			continue
-		}
 		if a.unproducibleSet(o.Requires, "completion:"+o.ID, z, ts) {
 			out = append(out, "`"+o.ID+"`")
 		}

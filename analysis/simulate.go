@@ -3,6 +3,7 @@ package analysis
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/aepflow/aepflow/diag"
@@ -144,15 +145,12 @@ type Run struct {
 // own transition (§10.4). The list holds the refusals (an undeclared
 // evidence kind); an engine failure is returned as an error.
 func Simulate(t *tree.Tree, w *workflow.Workflow, sc *Scenario, opts SimOptions) (*Run, diag.List, error) {
-	a := newAnalyzer(t, w, Options{})
 	plan := opts.Plan
-	kinds := a.kinds
+	var kinds map[string]bool
 	if plan == nil {
-		var scales predicate.Scales
-		if len(a.scales) > 0 {
-			scales = a.scales[0]
-		}
-		plan = engine.BarePlan(w, scales, sc.Facts)
+		a := newAnalyzer(t, w, Options{})
+		kinds = a.kinds
+		plan = engine.BarePlan(w, a.bareScales(), sc.Facts)
 	} else {
 		kinds = map[string]bool{}
 		for _, ref := range plan.Protocol.Chain {
@@ -194,7 +192,7 @@ func undeclared(sc *Scenario, kinds map[string]bool) diag.List {
 		}
 	}
 	check(sc.Evidence, "the scenario's `evidence`")
-	for _, s := range slicesSortedKeys(sc.Entries) {
+	for _, s := range slices.Sorted(maps.Keys(sc.Entries)) {
 		for _, e := range sc.Entries[s] {
 			check(e.Records, "`on_entry."+s+"`")
 		}
@@ -253,12 +251,7 @@ func (s *simulation) entryRecords(state string, v int) []evidence.Record {
 func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 	s.run.Initial = exec.State
 	s.visits[exec.State] = 1
-	s.run.Records = len(s.sc.Evidence)
-	for _, es := range s.sc.Entries {
-		for _, e := range es {
-			s.run.Records += len(e.Records)
-		}
-	}
+	s.run.Records = s.sc.records()
 	s.submit(exec, s.sc.Evidence)
 	s.submit(exec, s.entryRecords(exec.State, 1))
 	for {
@@ -339,13 +332,4 @@ func (s *simulation) finish(exec *engine.Execution, o Outcome) *Run {
 		s.run.Steps = []Step{}
 	}
 	return &s.run
-}
-
-func slicesSortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

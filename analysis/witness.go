@@ -547,13 +547,18 @@ func (a *analyzer) confirmIn(s *synth, w *Witness, state *workflow.State, enter 
 // bare returns the analysis's bare plan, built once.
 func (a *analyzer) bare() *engine.Plan {
 	if a.barePlan == nil {
-		var scales predicate.Scales
-		if len(a.scales) > 0 {
-			scales = a.scales[0]
-		}
-		a.barePlan = engine.BarePlan(a.w, scales, nil)
+		a.barePlan = engine.BarePlan(a.w, a.bareScales(), nil)
 	}
 	return a.barePlan
+}
+
+// bareScales returns the scales a run without a task orders text by: the
+// first candidate's, none when there is none.
+func (a *analyzer) bareScales() predicate.Scales {
+	if len(a.scales) > 0 {
+		return a.scales[0]
+	}
+	return nil
 }
 
 // predicatePartSet returns a set holding the predicate part of s (§6.6 P).

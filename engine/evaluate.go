@@ -109,10 +109,7 @@ func (e *Execution) evaluateMove(c *workflow.State, t *workflow.Transition) Move
 func (e *Execution) completionItems() []Item {
 	items := e.EvaluateSet(&e.Plan.Completion, SourceCompletion)
 	for i := range e.Plan.Obligations {
-		o := &e.Plan.Obligations[i]
-		if o.Timing.Kind == protocol.Always || slices.ContainsFunc(e.Plan.states, func(s *workflow.State) bool {
-			return isCompletionState(s) && o.BlocksEntryTo(s)
-		}) {
+		if o := &e.Plan.Obligations[i]; o.OwedAtCompletion(e.Plan.states) {
 			items = append(items, e.EvaluateSet(o.Requires, principleSource(o.Principle.ID))...)
 		}
 	}

@@ -166,7 +166,7 @@ func (e *Execution) derive() {
 	// The entered states only grow: each is bound once, when it is first
 	// seen, so entering the n-th state costs one fact, not n (issue 13).
 	for _, s := range e.Entered[st.enteredApplied:] {
-		p := "state." + strings.Join(splitState(s), ".") + ".entered"
+		p := "state." + StateSegments(s) + ".entered"
 		if !st.entered[p] {
 			st.entered[p] = true
 			e.facts[p] = predicate.Bool(true)
@@ -207,8 +207,11 @@ func (e *Execution) derive() {
 	st.derived = now
 }
 
-func splitState(s string) []string {
-	return strings.FieldsFunc(s, func(c rune) bool { return c == '.' || c == '/' })
+// StateSegments returns state id as its `state.<segments>.entered` fact
+// spells it (engine.md §2.6): the id's components, split at `.` and `/`,
+// joined by `.`.
+func StateSegments(id string) string {
+	return strings.Join(strings.FieldsFunc(id, func(c rune) bool { return c == '.' || c == '/' }), ".")
 }
 
 // matchEvidence counts the records matching r within r's own horizon, and

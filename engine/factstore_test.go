@@ -73,7 +73,7 @@ func referenceFacts(e *Execution) (predicate.MapFacts, []bool) {
 	observed := maps.Clone(f)
 	f["state.current"] = predicate.Text(e.State)
 	for _, s := range e.Entered {
-		f["state."+strings.Join(splitState(s), ".")+".entered"] = predicate.Bool(true)
+		f["state."+StateSegments(s)+".entered"] = predicate.Bool(true)
 	}
 	if st := e.Plan.Workflow.States[e.State]; st != nil {
 		f["workflow.terminal"] = predicate.Bool(st.Terminal)

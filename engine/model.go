@@ -143,3 +143,12 @@ func (o *Obligation) AppliesIn(s *workflow.State) bool {
 // BlocksEntryTo reports whether the obligation must hold before entering
 // state s: it binds before s or a phase of s.
 func (o *Obligation) BlocksEntryTo(s *workflow.State) bool { return blocksEntryTo(o.Timing, s) }
+
+// OwedAtCompletion reports whether the obligation is owed at completion
+// (engine.md §4.7): it binds always, or before one of states that is a
+// completion state (terminal, or of phase `completion`).
+func (o *Obligation) OwedAtCompletion(states []*workflow.State) bool {
+	return o.Timing.Kind == protocol.Always || slices.ContainsFunc(states, func(s *workflow.State) bool {
+		return isCompletionState(s) && o.BlocksEntryTo(s)
+	})
+}

@@ -30,13 +30,28 @@ var errNotAFile = errors.New("not a file")
 // The error, when any, is one line naming the map and every problem; a
 // step map never changes an answer otherwise (engine.md §9).
 func CheckMap(x string, t *tree.Tree, w *workflow.Workflow) error {
+	m, err := loadMap(x, t)
+	if err != nil {
+		return err
+	}
+	return fitMap(m, w)
+}
+
+// loadMap selects the step map x names (selectMap), and fails when there
+// is none or it has problems.
+func loadMap(x string, t *tree.Tree) (*stepmap.Map, error) {
 	m, diags := selectMap(x, t)
 	if diags.HasErrors() {
-		return fmt.Errorf("%s", problems(diags))
+		return nil, fmt.Errorf("%s", problems(diags))
 	}
 	if m == nil {
-		return fmt.Errorf("the file holds no step map")
+		return nil, fmt.Errorf("the file holds no step map")
 	}
+	return m, nil
+}
+
+// fitMap cross-validates m against w.
+func fitMap(m *stepmap.Map, w *workflow.Workflow) error {
 	if diags := m.CrossValidate(w); diags.HasErrors() {
 		return fmt.Errorf("step map `%s` (%s) does not fit workflow `%s/%d`: %s", m.ID, m.File, w.ID, w.Version, problems(diags))
 	}
@@ -109,19 +124,14 @@ func CheckSetup(opts Options) error {
 	if diags.HasErrors() {
 		return fmt.Errorf("--map %s: cannot load the documents it is checked against: %s", opts.Map, diagline.Join(diags))
 	}
-	m, diags := selectMap(opts.Map, docTree)
-	if diags.HasErrors() {
-		return fmt.Errorf("--map %s: %s", opts.Map, problems(diags))
+	m, err := loadMap(opts.Map, docTree)
+	if err == nil {
+		if w := taskWorkflow(loc, docTree); w != nil {
+			err = fitMap(m, w)
+		}
 	}
-	if m == nil {
-		return fmt.Errorf("--map %s: the file holds no step map", opts.Map)
-	}
-	w := taskWorkflow(loc, docTree)
-	if w == nil {
-		return nil
-	}
-	if diags := m.CrossValidate(w); diags.HasErrors() {
-		return fmt.Errorf("--map %s: step map `%s` (%s) does not fit workflow `%s/%d`: %s", opts.Map, m.ID, m.File, w.ID, w.Version, problems(diags))
+	if err != nil {
+		return fmt.Errorf("--map %s: %v", opts.Map, err)
 	}
 	return nil
 }
