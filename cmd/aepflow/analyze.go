@@ -8,7 +8,6 @@ import (
 	"github.com/aepflow/aepflow/analysis"
 	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
-	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
@@ -95,7 +94,7 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	stderr := cmd.ErrOrStderr()
 	t, ds := tree.Load(f.root)
 	ds.Extend(t.RequireDocuments())
-	ds.Extend(engine.CheckVocabulary(t))
+	ds.Extend(treeChecks(t)) // what validate checks: references resolved, vocabulary declared
 	sources := diag.Sources{}
 	noteTree(cmd, t, sources)
 	if ds.HasErrors() {

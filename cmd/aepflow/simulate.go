@@ -109,7 +109,7 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	w, t, ds := loadTreeWorkflow(cmd, f.root, f.id, sources)
 	if t != nil {
 		// Loaded and validated as analyze and validate load it.
-		ds.Extend(engine.CheckVocabulary(t))
+		ds.Extend(treeChecks(t))
 	}
 	if w == nil || ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)
