@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,7 +55,7 @@ var driveCases = []Case{
 func runMatrix(t *testing.T, e *Env, fx hookmatrix.Fixture, x hookmatrix.Expectations) {
 	dirs := hookmatrix.Projects(t, fx)
 	m := hookmatrix.Matrix(x)
-	for _, name := range slicesSorted(m) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		t.Run(name, func(t *testing.T) {
 			for _, row := range m[name] {
 				ask(t, e, fx, dirs[row.Project], row)
@@ -74,15 +75,6 @@ func runMatrix(t *testing.T, e *Env, fx hookmatrix.Fixture, x hookmatrix.Expecta
 			}
 		}
 	})
-}
-
-func slicesSorted(m map[string][]hookmatrix.Row) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // ask runs `aepflow drive transition` for one row in dir (a project, or a

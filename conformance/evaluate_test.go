@@ -9,7 +9,7 @@ import (
 
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
-	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/internal/hookmatrix"
 	"github.com/aepflow/aepflow/internal/testkit"
 )
 
@@ -145,14 +145,6 @@ func driveStore(t testing.TB, e *Env, empty bool) *artifact.Graph {
 	return g
 }
 
-func testRecord(suite string, passed, failed float64) evidence.Record {
-	return evidence.Record{
-		ObservedAt: testNow.UnixMilli() - 3_600_000,
-		Producer:   evidence.Producer{Class: "verifier", Name: "test-runner"},
-		Value:      evidence.Payload{Kind: "test_result", Fields: map[string]any{"suite": suite, "passed": passed, "failed": failed, "skipped": 0.0}},
-	}
-}
-
 // corpusEngineTree: the engine loads the corpus tree clean, with its
 // counts, and names test-driven's obligations.
 func corpusEngineTree(t *testing.T, e *Env) {
@@ -246,14 +238,14 @@ establish_verifiers -> implement: ? test.first_result == failed — unobserved: 
 	}
 
 	passing := x.Clone()
-	passing.Submit(testRecord("unit", 3, 0))
+	passing.Submit(hookmatrix.UnitTest(testNow, 3, 0))
 	want = "establish_verifiers -> implement: ✗ test.first_result == failed — test.first_result = passed [principle test-driven]\n"
 	if got := reasons(t, passing); got != want {
 		t.Errorf("(a) after a passing test:\n%s\nwant:\n%s", got, want)
 	}
 
 	failing := x.Clone()
-	failing.Submit(testRecord("unit", 0, 1))
+	failing.Submit(hookmatrix.UnitTest(testNow, 0, 1))
 	r, err := failing.Transition()
 	if err != nil || r.Kind != engine.Moved || r.To != "implement" {
 		t.Errorf("after a failing test: %+v, %v; want moved to implement", r, err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/hookmatrix"
 )
 
 func init() { register(lspCases...) }
@@ -128,28 +129,10 @@ func (p *lspPeer) diagnostics(uri string, ok func([]lspDiagnostic) bool) []lspDi
 
 func fileURI(path string) string { return (&url.URL{Scheme: "file", Path: path}).String() }
 
-// copyDir copies a fixture tree below the work directory.
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		return os.WriteFile(filepath.Join(dst, rel), readFile(t, path), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func lspSession(t *testing.T, e *Env) {
 	root, mirror := e.WorkPath("tree"), e.WorkPath("mirror")
-	copyDir(t, e.TestdataPath("project", "tree"), root)
-	copyDir(t, e.TestdataPath("project", "tree"), mirror)
+	hookmatrix.CopyDir(t, e.TestdataPath("project", "tree"), root)
+	hookmatrix.CopyDir(t, e.TestdataPath("project", "tree"), mirror)
 	wf := filepath.Join(root, "workflows", "fx", "flow.yaml")
 	steps := filepath.Join(root, "drivers", "fx", "flow.yaml")
 	text := string(readFile(t, wf))

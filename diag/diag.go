@@ -113,6 +113,12 @@ type Fix struct {
 	NewText string `json:"new_text"`
 }
 
+// Replace returns the fix, titled "replace `old` with `with`", that puts
+// with where span of file holds old.
+func Replace(file string, span Span, old, with string) Fix {
+	return Fix{Title: fmt.Sprintf("replace `%s` with `%s`", old, with), File: file, Span: span, NewText: with}
+}
+
 // Errorf returns an error-severity diagnostic with the given code and a
 // message formatted as by fmt.Sprintf.
 func Errorf(code, format string, args ...any) Diagnostic {

@@ -1,4 +1,4 @@
-package docs
+package docs_test
 
 import (
 	"io/fs"
@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
+
+	"github.com/aepflow/aepflow/internal/rules"
 )
 
 // linkPattern matches an inline Markdown link's target: `[text](target)`.
@@ -127,7 +128,7 @@ func headingAnchors(text string) map[string]bool {
 		if m == nil {
 			continue
 		}
-		slug := slugOf(m[1])
+		slug := rules.Anchor(m[1])
 		if n := seen[slug]; n > 0 {
 			set[slug+"-"+strconv.Itoa(n)] = true
 		} else {
@@ -136,20 +137,6 @@ func headingAnchors(text string) map[string]bool {
 		seen[slug]++
 	}
 	return set
-}
-
-// slugOf is GitHub's anchor of a heading's text.
-func slugOf(heading string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(heading) {
-		switch {
-		case r == ' ':
-			b.WriteByte('-')
-		case r == '-' || r == '_', unicode.IsLetter(r), unicode.IsDigit(r):
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // fenceLine matches a line that opens or closes a fenced code block.

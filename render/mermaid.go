@@ -204,8 +204,11 @@ func entities(text string) string {
 		return text
 	}
 	text = mmEntityLike().ReplaceAllString(text, "#35;$1")
-	return strings.NewReplacer("<", "#lt;", ">", "#gt;").Replace(text)
+	return mmAngles.Replace(text)
 }
+
+// mmAngles writes `<` and `>` as Mermaid's entity codes (see entities).
+var mmAngles = strings.NewReplacer("<", "#lt;", ">", "#gt;")
 
 // labelSafe keeps a title or guard from breaking Mermaid 11, which the
 // reference's esc does not (docs/decisions.md, "Mermaid identifiers"): a

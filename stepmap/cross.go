@@ -52,7 +52,7 @@ func (m *Map) crossValidate(id string, version uint32, states []string) diag.Lis
 		if best, ok := finder.Closest(s); ok {
 			d = d.WithSuggestion(best)
 			if st.keySpan.Start.IsValid() {
-				d = d.WithFix(diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", s, best), File: m.File, Span: st.keySpan, NewText: best})
+				d = d.WithFix(diag.Replace(m.File, st.keySpan, s, best))
 			}
 		}
 		diags.Add(d)
@@ -76,7 +76,7 @@ func (m *Map) PinFix(id string) (diag.Fix, bool) {
 	if strings.HasPrefix(m.WorkflowText, "workflow:") {
 		text = "workflow:" + text
 	}
-	return diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", m.WorkflowText, text), File: m.File, Span: m.pinSpan, NewText: text}, true
+	return diag.Replace(m.File, m.pinSpan, m.WorkflowText, text), true
 }
 
 // PinPos returns the position of the map's `workflow` value (the map's own

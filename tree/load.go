@@ -2,7 +2,6 @@ package tree
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -333,21 +332,10 @@ func ReadFile(file string) ([]byte, diag.List) {
 	// byte is read (or as soon as it grows past it). Only a refusal pays
 	// for a second look at the size, to name it.
 	data, err := fsio.ReadFile(file, yamldoc.MaxFileSize)
-	var fe *fsio.Error
-	switch {
-	case err == nil:
-		return data, nil
-	case fsio.IsTooLarge(err):
-		msg := fmt.Sprintf("the file is over the limit of %d bytes", yamldoc.MaxFileSize)
-		if info, err := os.Stat(file); err == nil && info.Size() > yamldoc.MaxFileSize {
-			msg = fmt.Sprintf("the file is %d bytes, over the limit of %d bytes", info.Size(), yamldoc.MaxFileSize)
-		}
-		return nil, diag.List{diag.Errorf(CodeInputTooLarge, "%s", msg).
-			InFile(file).WithHint("AEP documents are small; check that this is the file you meant")}
-	case errors.As(err, &fe):
-		return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %s", fe.Reason()).InFile(file)}
+	if err != nil {
+		return nil, diag.List{ReadError(file, err)}
 	}
-	return nil, diag.List{diag.Errorf(CodeIOError, "cannot read the file: %v", err).InFile(file)}
+	return data, nil
 }
 
 // ReadError is the diagnostic ReadFile gives for a document fsio refused

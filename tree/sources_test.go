@@ -11,10 +11,11 @@ import (
 // TestLoadSourcesMatchesLoad builds trees from the bytes of the fixture
 // trees, handed over in reverse order, and expects what Load reads from
 // disk: the same files in the same load order, the same diagnostics (so the
-// same duplicate is the second), the same identities.
+// same duplicate is the second), the same sources and identities
+// (sameAsLoad).
 func TestLoadSourcesMatchesLoad(t *testing.T) {
 	for _, dir := range []string{"testdata/duplicates", "testdata/walking", "../examples/tree"} {
-		want, wantDiags := Load(dir)
+		want, _ := Load(dir)
 		var sources []Source
 		for _, f := range want.Files {
 			data, err := os.ReadFile(f.Path)
@@ -25,16 +26,7 @@ func TestLoadSourcesMatchesLoad(t *testing.T) {
 		}
 		slices.Reverse(sources)
 		got, gotDiags := LoadSources(dir, sources)
-		if render(gotDiags) != render(wantDiags) {
-			t.Errorf("%s: diagnostics differ:\n got %s\nwant %s", dir, render(gotDiags), render(wantDiags))
-		}
-		if !slices.Equal(got.Files, want.Files) {
-			t.Errorf("%s: files\n got %v\nwant %v", dir, got.Files, want.Files)
-		}
-		if !slices.Equal(got.WorkflowIDs(), want.WorkflowIDs()) || !slices.Equal(got.StepMapIDs(), want.StepMapIDs()) ||
-			!slices.Equal(got.ProtocolRefs(), want.ProtocolRefs()) || !slices.Equal(got.ProfileIDs(), want.ProfileIDs()) {
-			t.Errorf("%s: identities differ", dir)
-		}
+		sameAsLoad(t, dir, got, gotDiags)
 	}
 }
 

@@ -84,7 +84,7 @@ func (v *validator) unknown(pos diag.Pos, span diag.Span, path, id string, initi
 	if ok {
 		d = d.WithSuggestion(best)
 		if span.Start.IsValid() {
-			d = d.WithFix(diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", id, best), File: v.w.File, Span: span, NewText: best})
+			d = d.WithFix(diag.Replace(v.w.File, span, id, best))
 		}
 	}
 	v.causes = append(v.causes, cause{diag: len(v.diags), id: id, fixed: best, initial: initial})

@@ -324,7 +324,7 @@ func (r *Reader) ReplaceFix(n *yaml.Node, with string) (diag.Fix, bool) {
 	if !ok {
 		return diag.Fix{}, false
 	}
-	return diag.Fix{Title: fmt.Sprintf("replace `%s` with `%s`", n.Value, with), File: r.File, Span: span, NewText: with}, true
+	return diag.Replace(r.File, span, n.Value, with), true
 }
 
 // ValueSpan returns the span of scalar node n's value in the source (inside

@@ -147,6 +147,12 @@ func lineCount(data []byte) int {
 	if bytes.IndexByte(data, '\r') < 0 && bytes.IndexByte(data, 0xC2) < 0 && bytes.IndexByte(data, 0xE2) < 0 {
 		return bytes.Count(data, []byte{'\n'}) + 1
 	}
+	return lineCountByRule(data)
+}
+
+// lineCountByRule is lineCount byte by byte: one more than the line breaks
+// diag.LineBreak finds.
+func lineCountByRule(data []byte) int {
 	n := 1
 	for i := 0; i < len(data); {
 		if b := diag.LineBreak(data, i); b > 0 {

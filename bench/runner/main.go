@@ -12,6 +12,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -124,7 +125,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench: run from the repository root (bench/run does)")
 		os.Exit(2)
 	}
-	names := sortedKeys(pages)
+	names := slices.Sorted(maps.Keys(pages))
 	if *list {
 		fmt.Println(strings.Join(names, "\n"))
 		return

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -75,7 +76,7 @@ type Results struct {
 func (p *Page) measure(w *Work) (*Results, error) {
 	r := &Results{quick: w.Quick, gobench: p.Go, gos: map[string][]BenchResult{}, scalings: map[string]*ScalingResult{},
 		versus: map[string]*VersusResult{}, facts: map[string]string{}}
-	for _, id := range sortedKeys(p.Go) {
+	for _, id := range slices.Sorted(maps.Keys(p.Go)) {
 		g := p.Go[id]
 		w.logf("%s: go test -bench %s %s", p.Name, g.Bench, g.Pkg)
 		res, err := g.run(w.Quick, w.count())
@@ -84,7 +85,7 @@ func (p *Page) measure(w *Work) (*Results, error) {
 		}
 		r.gos[id] = res
 	}
-	for _, id := range sortedKeys(p.Scalings) {
+	for _, id := range slices.Sorted(maps.Keys(p.Scalings)) {
 		s := p.Scalings[id]
 		procs := make([]Proc, len(s.Sizes))
 		for i, size := range s.Sizes {
@@ -107,7 +108,7 @@ func (p *Page) measure(w *Work) (*Results, error) {
 		}
 		r.scalings[id] = &ScalingResult{Unit: s.Unit, Sizes: s.Sizes, Samples: samples}
 	}
-	for _, id := range sortedKeys(p.Versus) {
+	for _, id := range slices.Sorted(maps.Keys(p.Versus)) {
 		v := p.Versus[id]
 		a, b, err := v.Setup(w)
 		if err != nil {
@@ -133,15 +134,6 @@ func (p *Page) measure(w *Work) (*Results, error) {
 		r.facts = facts
 	}
 	return r, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // render executes the page's template with r and writes bench/<Name>.md.

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +44,7 @@ func TestPagesRender(t *testing.T) {
 	defer os.Chdir(filepath.Join("bench", "runner"))
 	out := t.TempDir()
 	w := &Work{Pages: out}
-	for _, name := range sortedKeys(pages) {
+	for _, name := range slices.Sorted(maps.Keys(pages)) {
 		if err := pages[name].render(w, fakeResults(pages[name])); err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
