@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCacheChild is the process TestCacheInUserCacheDir starts: this test
@@ -92,6 +93,17 @@ func entry(t *testing.T, home string) (path string, info os.FileInfo) {
 	return path, info
 }
 
+// sentinel is the modification time age gives a cache entry.
+var sentinel = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+
+// age sets the modification time of the entry at path to sentinel.
+func age(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Chtimes(path, sentinel, sentinel); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestCacheInUserCacheDir runs real processes: the first one compiles into
 // the user's cache directory, the next loads from it, a corrupt or
 // unvouched entry is replaced, and an unusable directory means no cache,
@@ -107,33 +119,41 @@ func TestCacheInUserCacheDir(t *testing.T) {
 	if c.dir != want || c.why != "" {
 		t.Fatalf("cache dir %q (off: %q), want %q", c.dir, c.why, want)
 	}
-	path, first := entry(t, home)
-
-	runChild(t, home, tmp)
-	if _, again := entry(t, home); !os.SameFile(first, again) {
-		t.Error("a vouched entry was rewritten: the second process did not load it")
-	}
-
-	data, err := os.ReadFile(path)
+	path, _ := entry(t, home)
+	original, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data[len(data)/2] ^= 0xff
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	corrupt, _ := os.Stat(path)
+
+	// Whether a process rewrote the entry is told by its modification
+	// time, set to a sentinel before each run: a rewritten file may get the
+	// freed inode of the one it replaced, so os.SameFile cannot tell.
+	age(t, path)
 	runChild(t, home, tmp)
-	if _, replaced := entry(t, home); os.SameFile(corrupt, replaced) {
-		t.Error("a corrupt entry was kept")
+	if _, again := entry(t, home); !again.ModTime().Equal(sentinel) {
+		t.Error("a vouched entry was rewritten: the second process did not load it")
 	}
 
-	_, vouched := entry(t, home)
+	corrupt := append([]byte(nil), original...)
+	corrupt[len(corrupt)/2] ^= 0xff
+	if err := os.WriteFile(path, corrupt, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	age(t, path)
+	runChild(t, home, tmp)
+	if _, replaced := entry(t, home); replaced.ModTime().Equal(sentinel) {
+		t.Error("a corrupt entry was kept")
+	}
+	if data, err := os.ReadFile(path); err != nil || !bytes.Equal(data, original) {
+		t.Errorf("the corrupt entry was not replaced by the compiled module (err %v)", err)
+	}
+
 	if err := os.Remove(path + ".aepflow-ok"); err != nil {
 		t.Fatal(err)
 	}
+	age(t, path)
 	runChild(t, home, tmp)
-	if _, replaced := entry(t, home); os.SameFile(vouched, replaced) {
+	if _, replaced := entry(t, home); replaced.ModTime().Equal(sentinel) {
 		t.Error("an entry without a sidecar was kept")
 	}
 
