@@ -1,7 +1,6 @@
 package transition
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -251,7 +250,7 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 	}
 	data, err := fsio.ReadFile(loc.task, yamldoc.MaxFileSize)
 	if err != nil {
-		return nil, cannot("cannot read the task `%s`: %s", loc.task, reasonOf(err))
+		return nil, cannot("cannot read the task `%s`: %s", loc.task, fsio.Reason(err))
 	}
 	task, diags := engine.ReadTask(loc.task, data)
 	if diags.HasErrors() {
@@ -291,16 +290,6 @@ func Position(opts Options, wanted string) (*Positioned, Outcome) {
 		return nil, cannot("run %s: cannot restore the snapshot: %v", run.ID, err)
 	}
 	return &Positioned{Exec: exec, Run: run}, Outcome{}
-}
-
-// reasonOf returns why fsio refused a file, without the path and
-// operation the caller's message already names.
-func reasonOf(err error) string {
-	var fe *fsio.Error
-	if errors.As(err, &fe) {
-		return fe.Reason()
-	}
-	return err.Error()
 }
 
 // location is where the documents, task, store and run are.

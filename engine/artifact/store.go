@@ -2,7 +2,6 @@ package artifact
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -53,12 +52,7 @@ func planningReadError(path string, err error) diag.Diagnostic {
 	if fsio.IsTooLarge(err) {
 		return diag.Errorf("input_too_large", "the planning file is larger than the limit of %s", fsio.FormatSize(MaxPlanningFile)).InFile(path)
 	}
-	reason := err.Error()
-	var fe *fsio.Error
-	if errors.As(err, &fe) {
-		reason = fe.Reason()
-	}
-	return diag.Errorf("store_unreadable", "cannot read a planning file: %s", reason).InFile(path)
+	return diag.Errorf("store_unreadable", "cannot read a planning file: %s", fsio.Reason(err)).InFile(path)
 }
 
 // entry is an artifact with where it was declared, for diagnostics.

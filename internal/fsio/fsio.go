@@ -102,6 +102,17 @@ func (e *Error) Reason() string {
 	return errText(e.Err)
 }
 
+// Reason returns the reason of err for a message that names the path
+// itself: the refusal's Reason when err is or wraps an *Error, else err's
+// own message.
+func Reason(err error) string {
+	var fe *Error
+	if errors.As(err, &fe) {
+		return fe.Reason()
+	}
+	return err.Error()
+}
+
 // errText returns the bare cause of an operating-system error: the
 // *PathError's inner error, without Go's "open x:" prefix.
 func errText(err error) string {

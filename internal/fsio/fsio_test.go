@@ -2,6 +2,7 @@ package fsio
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -236,5 +237,17 @@ func TestFormatSize(t *testing.T) {
 		if got := FormatSize(n); got != want {
 			t.Errorf("FormatSize(%d) = %q; want %q", n, got, want)
 		}
+	}
+}
+
+// TestReason: a refusal, even wrapped, gives its reason without the path;
+// any other error its own message.
+func TestReason(t *testing.T) {
+	_, err := ReadFile(filepath.Join(t.TempDir(), "missing.yaml"), 10)
+	if got := Reason(fmt.Errorf("reading the task: %w", err)); got != "no such file or directory" {
+		t.Errorf("wrapped refusal: %q", got)
+	}
+	if got := Reason(errors.New("plain")); got != "plain" {
+		t.Errorf("plain error: %q", got)
 	}
 }
