@@ -88,7 +88,7 @@ Exit codes:
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := emptyPathFlags(cmd); err != nil {
+			if err := emptyPathFlags(cmd, &opts); err != nil {
 				return err
 			}
 			out := transition.Consult(cmd.InOrStdin(), opts)
@@ -105,13 +105,13 @@ Exit codes:
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Run, "run", "", "position on run `TASK/N`'s last committed snapshot")
-	f.StringVar(&opts.Project, "project", "", "project `DIR` holding .engineering/ (default: discovered upward)")
-	f.StringVar(&opts.Root, "root", "", "document tree `DIR` (default: project.yaml's protocols)")
-	f.StringVar(&opts.Task, "task", "", "task document `FILE` (default: the project's task)")
-	f.StringVar(&opts.Store, "store", "", "planning store `DIR` (default: the project's store)")
-	f.StringVar(&opts.Map, "map", "", "step map `FILE|ID`, checked only when given")
-	f.StringArrayVar(&opts.PluginDirs, "plugin-dir", nil, "plugin `DIR` (repeatable; accepted and ignored)")
+	for _, fl := range opts.Flags() {
+		if fl.List != nil {
+			f.StringArrayVar(fl.List, fl.Name, nil, fl.Usage)
+		} else {
+			f.StringVar(fl.String, fl.Name, "", fl.Usage)
+		}
+	}
 	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return exitWith(hookCannot, fmt.Errorf("drive transition: %v", flagError(cmd, err)))
 	})
@@ -120,27 +120,17 @@ Exit codes:
 	return cmd
 }
 
-// emptyPathFlags refuses a path flag given as the empty string (engine.md
-// §9): an empty value would silently mean "the default". It refuses `-`
-// too, which every other command reads as stdin: the hook's stdin is the
-// harness's JSON, so `--task -` can name no document (it read as a file
-// named `-` that does not exist).
-func emptyPathFlags(cmd *cobra.Command) error {
-	for _, name := range []string{"run", "project", "root", "task", "store", "map", "plugin-dir"} {
-		fl := cmd.Flags().Lookup(name)
-		if !fl.Changed {
+// emptyPathFlags refuses a path flag given a value the hook can never mean
+// (transition.CheckValue: the empty string, or - while the hook's stdin is
+// the harness's JSON).
+func emptyPathFlags(cmd *cobra.Command, opts *transition.Options) error {
+	for _, fl := range opts.Flags() {
+		if !cmd.Flags().Changed(fl.Name) {
 			continue
 		}
-		values := []string{fl.Value.String()}
-		if v, err := cmd.Flags().GetStringArray(name); err == nil {
-			values = v
-		}
-		for _, s := range values {
-			switch s {
-			case "":
-				return exitWith(hookCannot, fmt.Errorf("drive transition: --%s must not be empty", name))
-			case "-":
-				return exitWith(hookCannot, fmt.Errorf("drive transition: --%s cannot be - (stdin): the hook's stdin is the harness's JSON; give a path", name))
+		for _, v := range fl.Values() {
+			if err := transition.CheckValue(fl.Name, v); err != nil {
+				return exitWith(hookCannot, fmt.Errorf("drive transition: %v", err))
 			}
 		}
 	}

@@ -35,7 +35,7 @@ func discoverProject(dir string) string {
 }
 
 func newHooksCmd() *cobra.Command {
-	var out, projectDir, root, task, store, stepMap, runID string
+	var out, projectDir, root, task, store, stepMap, runID, via string
 	var pluginDirs []string
 	cmd := &cobra.Command{
 		Use:   "hooks --out FILE [--project DIR] [--root DIR] [--task FILE] [--store DIR] [--map FILE|ID] [--run TASK/N] [--plugin-dir DIR]...",
@@ -69,6 +69,9 @@ that is not a regular file, or the file could not be written, 2 usage error.`,
 			if err := requireFlags(cmd, "out"); err != nil {
 				return err
 			}
+			if err := checkEnum("via", via, viaModes); err != nil {
+				return err
+			}
 			for _, f := range []struct{ name, value string }{{"task", task}, {"map", stepMap}} {
 				if f.value == stdio {
 					return usageError("--%s -: the hook's standard input is the harness's JSON, not a file; name the file", f.name)
@@ -88,7 +91,10 @@ that is not a regular file, or the file could not be written, 2 usage error.`,
 				}
 				projectDir = discoverProject(wd)
 			}
-			argv := []string{exe, "drive", "transition"}
+			argv, note, err := hookProgram(exe, via)
+			if err != nil {
+				return exitWith(exitProblems, fmt.Errorf("not writing %s: --via %s: %v", out, via, err))
+			}
 			for _, f := range []struct {
 				name, value string
 				path        bool
@@ -125,6 +131,9 @@ that is not a regular file, or the file could not be written, 2 usage error.`,
 				return exitWith(exitUndecided, err)
 			}
 			noteHooksInputs(cmd, projectDir, task, stepMap)
+			if note != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "aepflow: note: %s\n", note)
+			}
 			if err := writeOutput(cmd, out, b.Bytes(), false); err != nil || out == stdio {
 				return err
 			}
@@ -140,8 +149,10 @@ that is not a regular file, or the file could not be written, 2 usage error.`,
 	f.StringVar(&store, "store", "", "planning store `DIR` passed to drive transition")
 	f.StringVar(&stepMap, "map", "", "step map passed to drive transition, a file or an id (`FILE|ID`)")
 	f.StringVar(&runID, "run", "", "run id `TASK/N` passed to drive transition")
+	f.StringVar(&via, "via", viaAuto, "the program the hook runs: `PROGRAM` = auto (aepflow-hook beside this binary when it is the same build, else aepflow), aepflow-hook or aepflow")
 	f.StringArrayVar(&pluginDirs, "plugin-dir", nil, "plugin `DIR` passed to drive transition (repeatable; accepted and ignored by the verb)")
 	completeRoot(cmd, "project", "store", "plugin-dir")
+	_ = cmd.RegisterFlagCompletionFunc("via", fixedCompletion(viaModes...))
 	_ = cmd.RegisterFlagCompletionFunc("map", completeStepMaps)
 	return cmd
 }

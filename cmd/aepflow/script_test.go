@@ -5,13 +5,15 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/hookmain"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain lets the test binary act as the aepflow command inside scripts.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"aepflow": func() { runMain(os.Args[1:]) },
+		"aepflow":      func() { runMain(os.Args[1:]) },
+		"aepflow-hook": func() { os.Exit(hookmain.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

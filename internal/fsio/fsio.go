@@ -180,6 +180,7 @@ type File struct {
 	limit int64
 	read  int64
 	size  int64
+	mode  os.FileMode
 }
 
 // Open opens path for reading: it must be a regular file (after following
@@ -203,11 +204,24 @@ func Open(path string, limit int64) (*File, error) {
 		f.Close()
 		return nil, &Error{Op: "read", Path: path, Kind: KindTooLarge, Limit: limit}
 	}
-	return &File{f: f, path: path, limit: limit, size: info.Size()}, nil
+	return &File{f: f, path: path, limit: limit, size: info.Size(), mode: info.Mode()}, nil
 }
 
 // Size returns the size the file reported when it was opened, in bytes.
 func (f *File) Size() int64 { return f.size }
+
+// Mode returns the file's mode when it was opened.
+func (f *File) Mode() os.FileMode { return f.mode }
+
+// ReadAt reads len(p) bytes from offset off, as io.ReaderAt does, for the
+// readers that seek (an executable's build information); nothing past the
+// limit is read: such a read returns a KindTooLarge Error.
+func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off > f.limit || int64(len(p)) > f.limit-off {
+		return 0, &Error{Op: "read", Path: f.path, Kind: KindTooLarge, Limit: f.limit}
+	}
+	return f.f.ReadAt(p, off)
+}
 
 // Read reads from the file; past the limit it returns a KindTooLarge Error.
 func (f *File) Read(p []byte) (int, error) {

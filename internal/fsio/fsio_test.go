@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,6 +107,34 @@ func TestOpenStopsReadingAtTheLimit(t *testing.T) {
 	wantKind(t, err, KindTooLarge)
 	if len(data) > 6 {
 		t.Errorf("read %d bytes past a limit of 5", len(data))
+	}
+}
+
+// ReadAt reads within the limit and refuses any read that would go past
+// it, however the offset is chosen.
+func TestReadAtStaysWithinTheLimit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, []byte("abcdef"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Mode().Perm() != 0o755 {
+		t.Errorf("Mode = %v, want 0755", f.Mode())
+	}
+	p := make([]byte, 3)
+	if n, err := f.ReadAt(p, 2); n != 3 || err != nil || string(p) != "cde" {
+		t.Errorf("ReadAt(3, 2) = %d, %v, %q", n, err, p)
+	}
+	if n, err := f.ReadAt(p, 5); n != 1 || err != io.EOF {
+		t.Errorf("ReadAt(3, 5) = %d, %v; want 1, EOF", n, err)
+	}
+	for _, off := range []int64{6, 9, -1, math.MaxInt64} {
+		_, err := f.ReadAt(p, off)
+		wantKind(t, err, KindTooLarge)
 	}
 }
 

@@ -1,0 +1,51 @@
+package hookmain
+
+import (
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/aepflow/aepflow/transition"
+)
+
+// FuzzParse feeds command lines (arguments separated by NUL) to the flag
+// parser: it must never panic, and a command line it accepts must hold no
+// positional argument and no value transition.CheckValue refuses, and a
+// refusal is worded on one line.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		"--project\x00/p\x00--run\x00T/1",
+		"--project=\x00x",
+		"--plugin-dir\x00/a\x00--plugin-dir=/b",
+		"--run",
+		"-h",
+		"--\x00--project\x00p",
+		"-project\x00p",
+		"--task\x00-",
+		"--projet\x00p",
+		"-x",
+		"---project=p",
+		"--map=a=b",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Split(line, "\x00")
+		var opts transition.Options
+		_, err := parse(args, &opts)
+		if err != nil {
+			if line := usageLine(err); !errors.Is(err, flag.ErrHelp) && strings.ContainsAny(line, "\r\n") {
+				t.Errorf("parse(%q): a message of more than one line: %q", args, line)
+			}
+			return
+		}
+		for _, fl := range opts.Flags() {
+			for _, v := range fl.Values() {
+				if transition.CheckValue(fl.Name, v) != nil && v != "" {
+					t.Errorf("parse(%q) accepted --%s %q", args, fl.Name, v)
+				}
+			}
+		}
+	})
+}

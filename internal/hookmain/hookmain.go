@@ -1,0 +1,166 @@
+// Package hookmain is the aepflow-hook program: the b10x harness's
+// transition hook, `aepflow drive transition`, in a binary that holds
+// nothing else.
+//
+// The harness starts one process per consultation, so the hook pays its
+// binary's start-up every time; aepflow-hook links the decision (package
+// transition) and the standard library's flag package, not cobra, pflag or
+// any other command, and starts in less time and memory than aepflow
+// (bench/transition.md). It answers exactly as `aepflow drive transition`
+// does: the same flags (transition.Options.Flags), the same checks, the
+// same stdout, stderr and exit codes, its messages prefixed `aepflow-hook:`
+// where the verb's read `aepflow: drive transition:`.
+//
+// Exit codes are the hook protocol's (engine.md §8.6): 0 proceed, stdout
+// empty; 2 refuse, stdout exactly {"reason":"…"} and a newline; 1 cannot
+// answer, one line on stderr. Usage errors and --help exit 1 too: 0 means
+// "proceed" and 2 must carry a reason.
+package hookmain
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/aepflow/aepflow/internal/diagline"
+	"github.com/aepflow/aepflow/internal/suggest"
+	"github.com/aepflow/aepflow/transition"
+)
+
+// Name is the program's name, the prefix of its messages.
+const Name = "aepflow-hook"
+
+// exitCannot is the exit code of an answer that could not be given,
+// usage errors included.
+const exitCannot = 1
+
+// Run runs the hook with the command-line arguments args (without the
+// program name) and returns its exit code.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var opts transition.Options
+	fs, err := parse(args, &opts)
+	if errors.Is(err, flag.ErrHelp) {
+		writeUsage(stdout, fs)
+		return exitCannot
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", Name, usageLine(err))
+		return exitCannot
+	}
+	out := transition.Consult(stdin, opts)
+	switch out.Kind {
+	case transition.Refuse:
+		if _, err := stdout.Write(out.Stdout()); err != nil {
+			fmt.Fprintf(stderr, "%s: %s\n", Name, usageLine(err))
+			return exitCannot
+		}
+	case transition.Cannot:
+		fmt.Fprintf(stderr, "%s: %s\n", Name, out.Message)
+	}
+	return out.ExitCode()
+}
+
+// usageLine is err's message on one line: a flag's name comes from the
+// command line and may hold a line break.
+func usageLine(err error) string { return diagline.Fold(err.Error()) }
+
+// parse reads args into opts: the hook's flags only, each value checked
+// (transition.CheckValue), no positional argument.
+func parse(args []string, opts *transition.Options) (*flag.FlagSet, error) {
+	fs := flag.NewFlagSet(Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	flags := opts.Flags()
+	for _, fl := range flags {
+		if fl.List != nil {
+			list := fl.List
+			fs.Func(fl.Name, fl.Usage, func(v string) error { *list = append(*list, v); return nil })
+		} else {
+			fs.StringVar(fl.String, fl.Name, "", fl.Usage)
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return fs, flagError(err, flags)
+	}
+	if fs.NArg() > 0 {
+		return fs, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, fl := range flags {
+		if !given[fl.Name] {
+			continue
+		}
+		for _, v := range fl.Values() {
+			if err := transition.CheckValue(fl.Name, v); err != nil {
+				return fs, err
+			}
+		}
+	}
+	return fs, nil
+}
+
+// flagError words an error of the flag package as `aepflow drive
+// transition` words pflag's: "unknown flag --x; did you mean --y?",
+// "--run needs a value". The flag package reports a name without its
+// dashes, so the name is read back from the message.
+func flagError(err error, flags []transition.Flag) error {
+	msg := err.Error()
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		if len([]rune(name)) == 1 {
+			return fmt.Errorf("unknown shorthand flag -%s", name)
+		}
+		msg = "unknown flag --" + name
+		names := make([]string, len(flags))
+		for i, fl := range flags {
+			names[i] = fl.Name
+		}
+		if best, ok := suggest.Closest(name, names); ok {
+			msg += "; did you mean --" + best + "?"
+		}
+		return errors.New(msg)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return fmt.Errorf("--%s needs a value", name)
+	}
+	return err
+}
+
+// writeUsage prints the program's help: what it is, its flags and its exit
+// codes.
+func writeUsage(w io.Writer, fs *flag.FlagSet) {
+	var b strings.Builder
+	b.WriteString(`aepflow-hook answers the b10x harness's transition hook, as
+` + "`aepflow drive transition`" + ` does, in a binary that holds nothing else: it
+reads the harness's JSON on stdin and says whether the protocol lets the
+run move. It is strictly read-only. ` + "`aepflow hooks`" + ` names it in the hooks
+file when it is installed beside aepflow.
+
+Usage:
+  aepflow-hook [--project DIR] [--run TASK/N] [--root DIR] [--task FILE]
+               [--store DIR] [--map FILE|ID] [--plugin-dir DIR]... < hook.json
+
+Flags:
+`)
+	fs.VisitAll(func(f *flag.Flag) {
+		placeholder, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(&b, "  --%s %s\n        %s\n", f.Name, placeholder, usage)
+	})
+	b.WriteString(`
+Exit codes:
+  0  proceed; stdout is empty
+  2  refuse; stdout is exactly {"reason":"…"} and a newline
+  1  cannot answer (bad stdin, moment, project, documents, task, store, run,
+     --map or flags), and --help; one line on stderr. The harness reads it
+     as a refusal.
+
+Example:
+  echo '{"hook":"transition","path":"root.implement","moment":"leave","failed":false}' |
+    aepflow-hook --project /abs/project --run AUTH-142/3
+`)
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,44 @@
+package hookmain
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestRunAnswersWithoutAProject runs the program in process: a hook point
+// other than transition proceeds (exit 0, nothing printed), a stdin that
+// is not JSON cannot be answered (exit 1, one line on stderr), and --help
+// exits 1 with the help on stdout.
+func TestRunAnswersWithoutAProject(t *testing.T) {
+	for _, c := range []struct {
+		name, stdin string
+		args        []string
+		code        int
+		stdout      string // a prefix; "" for nothing
+		stderr      string // a prefix; "" for nothing
+	}{
+		{"other hook point", `{"hook":"before_call"}`, []string{"--project", "nowhere"}, 0, "", ""},
+		{"not JSON", "nope", nil, 1, "", "aepflow-hook: stdin is not the loop's JSON: "},
+		{"help", "", []string{"--help"}, 1, "aepflow-hook answers", ""},
+		{"usage", "", []string{"--run"}, 1, "", "aepflow-hook: --run needs a value\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			if code != c.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, c.code, stderr.String())
+			}
+			for _, out := range []struct {
+				name, got, want string
+			}{{"stdout", stdout.String(), c.stdout}, {"stderr", stderr.String(), c.stderr}} {
+				if (out.want == "") != (out.got == "") || !strings.HasPrefix(out.got, out.want) {
+					t.Errorf("%s %q, want it to start with %q", out.name, out.got, out.want)
+				}
+			}
+			if lines := strings.Count(stderr.String(), "\n"); lines > 1 {
+				t.Errorf("stderr holds %d lines, want at most one", lines)
+			}
+		})
+	}
+}
