@@ -88,14 +88,19 @@ func (e *RunError) Error() string { return e.Message }
 // symbolic links followed, inside the run directory: a link out of it is
 // refused, naming the link, so the answer never comes from data outside
 // the run.
-func ReadRun(dir string, id RunID) (*Run, error) {
+func ReadRun(dir string, id RunID) (*Run, error) { return readRun(dir, id, "") }
+
+// readRun is ReadRun with dir's resolved form real when the caller has it
+// ("" to resolve dir here).
+func readRun(dir string, id RunID, real string) (*Run, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil, &RunError{NoRun: true, Message: fmt.Sprintf("no run %s (no directory %s)", id, dir)}
 	}
-	real, err := resolve(dir)
-	if err != nil {
-		return nil, &RunError{Message: fmt.Sprintf("run %s: cannot resolve %s: %v", id, dir, err)}
+	if real == "" {
+		if real, err = resolve(dir); err != nil {
+			return nil, &RunError{Message: fmt.Sprintf("run %s: cannot resolve %s: %v", id, dir, err)}
+		}
 	}
 	run := &Run{ID: id, Dir: dir, real: real}
 	if err := run.readLaunch(); err != nil {
@@ -252,6 +257,9 @@ func (r *Run) readJSON(file string, v any) error {
 // it then fails as missing). A path that leaves real is refused, naming the
 // first symbolic link below base on the way and where it points.
 func contained(path, base, real, what string) error {
+	if linkFree(path, base, real) {
+		return nil
+	}
 	resolved, err := resolve(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -264,6 +272,49 @@ func contained(path, base, real, what string) error {
 	}
 	link, target := firstLink(base, path)
 	return fmt.Errorf("`%s` is a symbolic link to `%s`, outside %s; a run is read only from inside it", link, target, what)
+}
+
+// linkFree reports whether path lies lexically below base and no name on
+// the way from real (base resolved) down to it is a symbolic link: then it
+// resolves to a path inside real without resolving base's own ancestors
+// again, which a hook reading a dozen run files would otherwise do for
+// every one (a system call per ancestor). A name that does not exist ends
+// the walk as contained does: reading it then fails as missing.
+func linkFree(path, base, real string) bool {
+	rel, err := filepath.Rel(base, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return false
+	}
+	cur := real
+	for _, elem := range strings.Split(rel, string(filepath.Separator)) {
+		if elem == "." {
+			continue
+		}
+		cur = filepath.Join(cur, elem)
+		info, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+		if err != nil || info.Mode()&os.ModeSymlink != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveBelow returns path, lexically below base, with every symbolic link
+// followed; real is base resolved. Without a link below base it is real
+// joined with the rest of path, no system call spent on base's ancestors.
+func resolveBelow(path, base, real string) (string, error) {
+	rel, err := filepath.Rel(base, path)
+	if err == nil && linkFree(path, base, real) {
+		joined := filepath.Join(real, rel)
+		if _, err := os.Lstat(joined); err != nil {
+			return "", err
+		}
+		return joined, nil
+	}
+	return resolve(path)
 }
 
 // resolve returns path with every symbolic link followed, made absolute.

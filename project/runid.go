@@ -71,30 +71,37 @@ func (p *Project) ReadRun(id string) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bad run id: %v", err)
 	}
-	if err := p.runContained(dir, rid); err != nil {
+	real, err := p.runContained(dir, rid)
+	if err != nil {
 		return nil, err
 	}
-	return ReadRun(dir, rid)
+	return readRun(dir, rid, real)
 }
 
 // runContained checks the runs directory against the engineering
 // directory and the run directory against the runs directory, both
-// resolved. Paths that do not exist pass: ReadRun reports them missing.
-func (p *Project) runContained(dir string, id RunID) error {
+// resolved, and returns the run directory resolved ("" when it could not
+// be: ReadRun resolves it). Paths that do not exist pass: ReadRun reports
+// them missing.
+func (p *Project) runContained(dir string, id RunID) (string, error) {
 	eng, err := resolve(p.Eng)
 	if err != nil {
-		return nil
+		return "", nil
 	}
 	fail := func(err error) error { return &RunError{Message: fmt.Sprintf("run %s: %v", id, err)} }
 	if err := contained(p.Runs(), p.Eng, eng, "the engineering directory "+p.Eng); err != nil {
-		return fail(err)
+		return "", fail(err)
 	}
-	runs, err := resolve(p.Runs())
+	runs, err := resolveBelow(p.Runs(), p.Eng, eng)
 	if err != nil {
-		return nil
+		return "", nil
 	}
 	if err := contained(dir, p.Runs(), runs, "the runs directory "+p.Runs()); err != nil {
-		return fail(err)
+		return "", fail(err)
 	}
-	return nil
+	real, err := resolveBelow(dir, p.Runs(), runs)
+	if err != nil {
+		return "", nil
+	}
+	return real, nil
 }
