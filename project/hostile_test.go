@@ -76,6 +76,30 @@ func TestRunSymlinksOutOfTheProjectRefused(t *testing.T) {
 			t.Errorf("a link to a sibling run inside runs/: %v", err)
 		}
 	})
+	t.Run("a file linked inside the run is followed", func(t *testing.T) {
+		p, runs := newProject(t)
+		run := filepath.Join(runs, "DRIVE-1", "1")
+		projecttest.WriteFile(t, filepath.Join(run, "cursor.json"), projecttest.Cursor)
+		projecttest.WriteFile(t, filepath.Join(run, "kept", "snapshot.json"), snapshotBytes)
+		link(t, filepath.Join("kept", "snapshot.json"), filepath.Join(run, "snapshot.json"))
+		if r, err := p.ReadRun("DRIVE-1/1"); err != nil || string(r.Snapshot) != string(snapshotBytes) {
+			t.Errorf("a snapshot linked to a file inside the run: %v", err)
+		}
+	})
+	t.Run("a project reached through a link", func(t *testing.T) {
+		real := t.TempDir()
+		projecttest.WriteFile(t, filepath.Join(real, ".engineering", "project.yaml"), []byte("version: aep.project/5\n"))
+		projecttest.WriteLegacy(t, filepath.Join(real, ".engineering", "runs", "DRIVE-1", "1"), snapshotBytes)
+		alias := filepath.Join(t.TempDir(), "alias")
+		link(t, real, alias)
+		p, err := project.ReadProject(alias, ".engineering")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := p.ReadRun("DRIVE-1/1"); err != nil || string(r.Snapshot) != string(snapshotBytes) {
+			t.Errorf("a run of a project whose own path is a link: %v", err)
+		}
+	})
 }
 
 // TestRunSpecialFilesRefused: a run file that is a named pipe or a link to
