@@ -11,46 +11,54 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The hook: `aepflow drive transition` as the harness runs it, a process
-// per consultation, against the floor (transition/testdata/minimal: a Go
-// program that reads the same stdin and parses the same documents with the
-// same YAML library, deciding nothing), on the fixture tree at 1×, 10× and
-// 100× its documents (issue 13: answer ≤ 1.25× the floor, peak memory
-// ≤ 1.5× the floor's on the 100× tree).
+// The hook as `aepflow hooks` names it — aepflow-hook, the hook in a binary
+// of its own — run as the harness runs it, a process per consultation,
+// against the floor (transition/testdata/minimal: a Go program that reads
+// the same stdin and parses the same documents with the same YAML library,
+// deciding nothing), on the fixture tree at 1×, 10× and 100× its documents
+// (issue 13: answer ≤ 1.25× the floor, peak memory ≤ 1.5× the floor's on
+// the 100× tree).
 //
-// The hook is measured as the project recommends building it (StaticBuild:
-// no cgo); beside it, the default build (cgo on where a C compiler is,
-// since pflag imports net), the hook's own code in a binary holding
-// nothing else (transition/testdata/hookonly), and the start-up alone
-// (`aepflow version`) against the floor's whole run.
+// Every binary is built as the project recommends (StaticBuild: no cgo).
+// Beside the hook: `aepflow drive transition`, the same decision in the
+// binary that holds every command, in that build and in the default one
+// (cgo on where a C compiler is, since pflag imports net); and the
+// start-up alone of each binary (`aepflow version`, `aepflow-hook --help`)
+// against the floor's whole run.
 func init() {
 	versus := map[string]*Versus{}
 	for _, k := range []int{1, 10, 100} {
 		versus[fmt.Sprintf("hook-%03d", k)] = &Versus{
 			A: fmt.Sprintf("floor (`transition/testdata/minimal`), %d× tree", k),
-			B: fmt.Sprintf("`aepflow drive transition`, %d× tree", k), Rounds: 31,
-			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookAepflow(StaticBuild)) }}
+			B: fmt.Sprintf("`aepflow-hook`, %d× tree", k), Rounds: 31,
+			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookProgram) }}
 	}
 	for _, k := range []int{1, 100} {
+		versus[fmt.Sprintf("verb-%03d", k)] = &Versus{
+			A: fmt.Sprintf("floor, %d× tree", k),
+			B: fmt.Sprintf("`aepflow drive transition`, %d× tree", k), Rounds: 31,
+			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookVerb(StaticBuild)) }}
 		versus[fmt.Sprintf("cgo-%03d", k)] = &Versus{
 			A: fmt.Sprintf("floor, %d× tree", k),
 			B: fmt.Sprintf("`aepflow drive transition`, default build (cgo), %d× tree", k), Rounds: 31,
-			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookAepflow("")) }}
-		versus[fmt.Sprintf("only-%03d", k)] = &Versus{
-			A: fmt.Sprintf("floor, %d× tree", k),
-			B: fmt.Sprintf("the hook's code alone (`transition/testdata/hookonly`), %d× tree", k), Rounds: 31,
-			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookOnly) }}
+			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookVerb("")) }}
 	}
-	versus["start"] = &Versus{
-		A: "floor, 1× tree (the whole run)", B: "`aepflow version` (start-up alone)", Rounds: 31,
-		Setup: func(w *Work) (Proc, Proc, error) {
-			floor, _, err := hookPair(w, 1, hookAepflow(StaticBuild))
+	startOf := func(pkg string, args []string, exit int) func(w *Work) (Proc, Proc, error) {
+		return func(w *Work) (Proc, Proc, error) {
+			floor, _, err := hookPair(w, 1, hookProgram)
 			if err != nil {
 				return Proc{}, Proc{}, err
 			}
-			bin, err := w.BinaryWith("./cmd/aepflow", StaticBuild)
-			return floor, Proc{Args: []string{bin, "version"}}, err
-		}}
+			bin, err := w.BinaryWith(pkg, StaticBuild)
+			return floor, Proc{Args: append([]string{bin}, args...), Exit: exit}, err
+		}
+	}
+	versus["start"] = &Versus{
+		A: "floor, 1× tree (the whole run)", B: "`aepflow version` (start-up alone)", Rounds: 31,
+		Setup: startOf("./cmd/aepflow", []string{"version"}, 0)}
+	versus["start-hook"] = &Versus{
+		A: "floor, 1× tree (the whole run)", B: "`aepflow-hook --help` (start-up alone)", Rounds: 31,
+		Setup: startOf("./cmd/aepflow-hook", []string{"--help"}, 1)}
 	register(&Page{
 		Name: "transition",
 		Go: map[string]GoBench{
@@ -62,7 +70,7 @@ func init() {
 			for key, b := range map[string][2]string{
 				"aepflow-size":     {"./cmd/aepflow", StaticBuild},
 				"aepflow-cgo-size": {"./cmd/aepflow", ""},
-				"hookonly-size":    {"./transition/testdata/hookonly", StaticBuild},
+				"hook-size":        {"./cmd/aepflow-hook", StaticBuild},
 				"minimal-size":     {"./transition/testdata/minimal", ""},
 			} {
 				bin, err := w.BinaryWith(b[0], b[1])
@@ -109,18 +117,18 @@ func hookProjects(w *Work) (string, error) {
 // hookCommand returns the command line of a hook under test on project p.
 type hookCommand func(w *Work, p string) (args []string, err error)
 
-// hookAepflow is `aepflow drive transition`, built with env.
-func hookAepflow(env string) hookCommand {
+// hookProgram is aepflow-hook, the command line `aepflow hooks` writes.
+func hookProgram(w *Work, p string) ([]string, error) {
+	bin, err := w.BinaryWith("./cmd/aepflow-hook", StaticBuild)
+	return []string{bin, "--project", p, "--run", "DRIVE-1/4"}, err
+}
+
+// hookVerb is `aepflow drive transition`, built with env.
+func hookVerb(env string) hookCommand {
 	return func(w *Work, p string) ([]string, error) {
 		bin, err := w.BinaryWith("./cmd/aepflow", env)
 		return []string{bin, "drive", "transition", "--project", p, "--run", "DRIVE-1/4"}, err
 	}
-}
-
-// hookOnly is the hook's code in a binary of its own.
-func hookOnly(w *Work, p string) ([]string, error) {
-	bin, err := w.BinaryWith("./transition/testdata/hookonly", StaticBuild)
-	return []string{bin, p, "DRIVE-1/4"}, err
 }
 
 // hookPair returns the floor and the hook on the k× project.

@@ -66,6 +66,10 @@ An explicit --map (a file, or a step-map id of the tree's drivers/) must be
 a valid step map that fits the task's workflow; a map never changes the
 answer.
 
+The aepflow-hook program is this verb in a binary of its own, which starts
+in less time and memory; aepflow hooks names it when it is installed beside
+aepflow (docs/drive-transition.md).
+
 Exit codes:
   0  proceed; stdout is empty
   2  refuse; stdout is exactly {"reason":"…"} and a newline

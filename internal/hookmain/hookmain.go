@@ -37,8 +37,17 @@ const Name = "aepflow-hook"
 const exitCannot = 1
 
 // Run runs the hook with the command-line arguments args (without the
-// program name) and returns its exit code.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// program name) and returns its exit code. A panic is recovered as an
+// answer that could not be given (exit 1, one line on stderr): Go's own
+// exit code for one is 2, which the harness would read as a refusal
+// without its reason.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "%s: internal error: %s\n", Name, diagline.Fold(fmt.Sprint(r)))
+			code = exitCannot
+		}
+	}()
 	var opts transition.Options
 	fs, err := parse(args, &opts)
 	if errors.Is(err, flag.ErrHelp) {

@@ -42,3 +42,19 @@ func TestRunAnswersWithoutAProject(t *testing.T) {
 		})
 	}
 }
+
+// panicking is a stdin whose every read panics.
+type panicking struct{}
+
+func (panicking) Read([]byte) (int, error) { panic("boom\nsecond line") }
+
+// TestRunRecoversAPanic: a panic anywhere in a consultation is exit 1 and
+// one line on stderr, never Go's exit 2 for a panic, which the harness
+// would read as a refusal that carries no reason.
+func TestRunRecoversAPanic(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := Run([]string{"--project", "nowhere"}, panicking{}, &stdout, &stderr)
+	if code != 1 || stdout.Len() != 0 || stderr.String() != "aepflow-hook: internal error: boom second line\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and one line", code, stdout.String(), stderr.String())
+	}
+}
