@@ -41,8 +41,12 @@ func newHooksCmd() *cobra.Command {
 		Use:   "hooks --out FILE [--project DIR] [--root DIR] [--task FILE] [--store DIR] [--map FILE|ID] [--run TASK/N] [--plugin-dir DIR]...",
 		Short: "Write the b10x harness hooks file that wires `aepflow drive transition`",
 		Long: `hooks writes the hooks file for ` + "`b10x-harness workflow run --hooks FILE`" + `: version 1
-and one transition hook whose command is this aepflow binary (absolute path),
-"drive", "transition", then --project and the drive-transition flags given.
+and one transition hook whose command is the hook program, then --project and
+the drive-transition flags given. --via chooses the program: auto (the
+default) names aepflow-hook beside this binary when it is the same build (read
+from its build information, without running it), else this binary with
+"drive", "transition", noting on stderr why a file named aepflow-hook was
+passed over; aepflow-hook requires it; aepflow names this binary's verb.
 
 Hooks run in the harness's working directory, not the workspace, so every
 path is made absolute: the binary, --project (discovered when not given: the
@@ -60,8 +64,10 @@ regular file; --task - and --map - are refused (the hook's standard input is
 the harness's JSON).
 
 Exit codes: 0 written, 1 no project, a --map that does not resolve, a --task
-that is not a regular file, or the file could not be written, 2 usage error.`,
+that is not a regular file, --via aepflow-hook without that program, or the
+file could not be written, 2 usage error.`,
 		Example: `  aepflow hooks --out hooks.json
+  aepflow hooks --out hooks.json --via aepflow-hook
   aepflow hooks --out .engineering/hooks.json --project . --map development/default
   aepflow hooks --out hooks.json --root ../protocols --run AUTH-142/3`,
 		Args: noArgs,
