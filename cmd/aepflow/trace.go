@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -264,6 +265,12 @@ func exitCode(code int) error {
 var (
 	transcriptLimit int64 = trace.MaxTranscriptBytes
 	specLimit       int64 = trace.MaxSpecBytes
+	// suiteLimit bounds the transcripts one command line judges, and
+	// dirEntryLimit the entries read from one --transcript directory
+	// (*.jsonl or not), so a directory of millions of files is refused
+	// before it is listed whole.
+	suiteLimit    = 10000
+	dirEntryLimit = 100000
 )
 
 // traceSet is the transcripts a command line names.
@@ -302,6 +309,9 @@ func expandTranscripts(cmd *cobra.Command, values []string) (*traceSet, error) {
 			}
 			continue
 		}
+		if len(set.sources) >= suiteLimit {
+			return nil, exitWith(exitProblems, fmt.Errorf("more than %d transcripts (the bound); judge the suite in parts", suiteLimit))
+		}
 		set.add(v, v, openFile(v))
 	}
 	noteInputs(cmd, set.given...)
@@ -325,23 +335,44 @@ func openFile(path string) func() (io.ReadCloser, error) {
 	}
 }
 
-// addDirectory adds every `*.jsonl` entry of dir, sorted by name.
+// addDirectory adds every `*.jsonl` entry of dir, sorted by name. It reads
+// the directory a batch at a time and refuses it past dirEntryLimit
+// entries or suiteLimit transcripts in all.
 func (s *traceSet) addDirectory(dir string) error {
-	entries, err := os.ReadDir(dir)
+	f, err := os.Open(dir)
 	if err != nil {
 		return err
 	}
-	n := 0
-	for _, e := range entries { // os.ReadDir sorts by name
-		if !strings.HasSuffix(e.Name(), ".jsonl") {
-			continue
+	defer f.Close()
+	var names []string
+	for seen := 0; ; {
+		batch, err := f.ReadDir(1024)
+		seen += len(batch)
+		if seen > dirEntryLimit {
+			return fmt.Errorf("directory `%s` holds more than %d entries (the bound); judge it in parts", dir, dirEntryLimit)
 		}
-		path := filepath.Join(dir, e.Name())
-		s.add(path, path, openFile(path))
-		n++
+		for _, e := range batch {
+			if strings.HasSuffix(e.Name(), ".jsonl") {
+				names = append(names, e.Name())
+			}
+		}
+		if len(s.sources)+len(names) > suiteLimit {
+			return fmt.Errorf("more than %d transcripts (the bound) with directory `%s`; judge the suite in parts", suiteLimit, dir)
+		}
+		if errors.Is(err, io.EOF) || (err == nil && len(batch) == 0) {
+			break
+		}
+		if err != nil {
+			return err
+		}
 	}
-	if n == 0 {
+	if len(names) == 0 {
 		return fmt.Errorf("directory `%s` holds no *.jsonl transcript", dir)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		s.add(path, path, openFile(path))
 	}
 	return nil
 }

@@ -88,8 +88,10 @@ func TestSecurityTraceBounds(t *testing.T) {
 		"line refusals listed":       fmt.Sprintf("%d (`trace.MaxListedRefusals`), the rest counted", trace.MaxListedRefusals),
 		"`--spec` file or `-`":       size(trace.MaxSpecBytes) + " (`trace.MaxSpecBytes`)",
 		"spec expansion: scalar bytes + 8 per node, each use of an alias counting what it expands to": size(trace.MaxSpecExpansion) + " (`trace.MaxSpecExpansion`)",
-		"spec nesting":           fmt.Sprintf("%d levels (`trace.MaxSpecDepth`)", trace.MaxSpecDepth),
-		"a `{regex: …}` pattern": fmt.Sprintf("%d RE2 instructions (`trace.MaxRegexInsts`); each distinct pattern compiled once per spec", trace.MaxRegexInsts),
+		"spec nesting":                          fmt.Sprintf("%d levels (`trace.MaxSpecDepth`)", trace.MaxSpecDepth),
+		"a `{regex: …}` pattern":                fmt.Sprintf("%d RE2 instructions (`trace.MaxRegexInsts`); each distinct pattern compiled once per spec", trace.MaxRegexInsts),
+		"transcripts of one command line":       fmt.Sprintf("%d, named or in directories", suiteLimit),
+		"entries of a `--transcript` directory": fmt.Sprintf("%d, `*.jsonl` or not, read a batch at a time", dirEntryLimit),
 	} {
 		row, ok := rows[first]
 		if !ok {
@@ -102,5 +104,69 @@ func TestSecurityTraceBounds(t *testing.T) {
 	}
 	if transcriptLimit != trace.MaxTranscriptBytes || specLimit != trace.MaxSpecBytes {
 		t.Errorf("the commands read with limits %d and %d, not the documented ones", transcriptLimit, specLimit)
+	}
+}
+
+// TestTraceSuiteBounds: a suite of more transcripts than the bound, named
+// one by one or held by a directory, and a directory of more entries than
+// its bound (transcripts or not), are refused before any is read (exit 1,
+// naming the bound); at the bound the suite is judged.
+func TestTraceSuiteBounds(t *testing.T) {
+	oldSuite, oldEntries := suiteLimit, dirEntryLimit
+	suiteLimit, dirEntryLimit = 3, 5
+	t.Cleanup(func() { suiteLimit, dirEntryLimit = oldSuite, oldEntries })
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(spec, []byte(limitsSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := func(sub string, names ...string) string {
+		d := filepath.Join(dir, sub)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if err := os.WriteFile(filepath.Join(d, n), []byte(limitsTranscript), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	three := write("three", "a.jsonl", "b.jsonl", "c.jsonl")
+	four := write("four", "a.jsonl", "b.jsonl", "c.jsonl", "d.jsonl")
+	crowded := write("crowded", "a.jsonl", "1.txt", "2.txt", "3.txt", "4.txt", "5.txt")
+	check := func(transcripts ...string) []string {
+		args := []string{"trace", "check", "--spec", spec}
+		for _, tr := range transcripts {
+			args = append(args, "--transcript", tr)
+		}
+		return args
+	}
+	for _, c := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"a directory at the bound", check(three), exitOK, ""},
+		{"a directory over the bound", check(four), exitProblems,
+			"aepflow: more than 3 transcripts (the bound) with directory `" + four + "`; judge the suite in parts\n"},
+		{"a directory and files over the bound", check(filepath.Join(four, "a.jsonl"), three), exitProblems,
+			"aepflow: more than 3 transcripts (the bound) with directory `" + three + "`; judge the suite in parts\n"},
+		{"files over the bound", check(filepath.Join(four, "a.jsonl"), filepath.Join(four, "b.jsonl"), filepath.Join(four, "c.jsonl"), filepath.Join(four, "d.jsonl")), exitProblems,
+			"aepflow: more than 3 transcripts (the bound); judge the suite in parts\n"},
+		{"a directory of too many entries", check(crowded), exitProblems,
+			"aepflow: directory `" + crowded + "` holds more than 5 entries (the bound); judge it in parts\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, strings.NewReader(""), &stdout, &stderr)
+			if code != c.code || stderr.String() != c.stderr {
+				t.Fatalf("exit %d, want %d\nstderr: %q\nwant:   %q\nstdout: %s", code, c.code, stderr.String(), c.stderr, stdout.String())
+			}
+			if c.code != exitOK && stdout.Len() > 0 {
+				t.Errorf("a refusal printed on stdout: %s", stdout.String())
+			}
+		})
 	}
 }
