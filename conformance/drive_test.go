@@ -22,7 +22,12 @@ var driveCases = []Case{
 	// the harness asks it: stdin, exit code, stdout, stderr, and not one
 	// byte of the project or the tree changed.
 	{Name: "drive/project-matrix", Check: func(t *testing.T, e *Env) {
-		runMatrix(t, e, hookmatrix.OwnFixture(e.TestdataPath("project"), time.Now()), hookmatrix.Own)
+		runMatrix(t, e, hookmatrix.OwnFixture(e.TestdataPath("project"), time.Now()), hookmatrix.Own, verb)
+	}},
+	// The same matrix asked of aepflow-hook, the program `aepflow hooks`
+	// names: the same answers, its stderr prefixed `aepflow-hook:`.
+	{Name: "drive/project-matrix-hook", Check: func(t *testing.T, e *Env) {
+		runMatrix(t, e, hookmatrix.OwnFixture(e.TestdataPath("project"), time.Now()), hookmatrix.Own, hookBinary)
 	}},
 	{Name: "drive/project-usage", Steps: []Step{
 		// Usage errors exit 1, never 2: 2 always carries a JSON reason.
@@ -35,7 +40,10 @@ var driveCases = []Case{
 	// From transition/matrix_test.go: the matrix over the corpus tree
 	// (fixture F of engine.md §8.7), and §8.7 #24 there.
 	{Name: "drive/corpus-matrix", Shared: true, Check: func(t *testing.T, e *Env) {
-		runMatrix(t, e, hookmatrix.CorpusFixture(e.TestdataPath("project"), e.SharedPath("corpus", "tree"), time.Now()), hookmatrix.Corpus)
+		runMatrix(t, e, hookmatrix.CorpusFixture(e.TestdataPath("project"), e.SharedPath("corpus", "tree"), time.Now()), hookmatrix.Corpus, verb)
+	}},
+	{Name: "drive/corpus-matrix-hook", Shared: true, Check: func(t *testing.T, e *Env) {
+		runMatrix(t, e, hookmatrix.CorpusFixture(e.TestdataPath("project"), e.SharedPath("corpus", "tree"), time.Now()), hookmatrix.Corpus, hookBinary)
 	}},
 	{Name: "drive/corpus-no-drivers", Shared: true, Check: func(t *testing.T, e *Env) {
 		// A tree without drivers/ answers #2 and #19 the same: no map is
@@ -46,19 +54,33 @@ var driveCases = []Case{
 		dirs := hookmatrix.Projects(t, fx)
 		m := hookmatrix.Matrix(hookmatrix.Corpus)
 		for _, row := range append(m["02"], m["19"]...) {
-			ask(t, e, fx, dirs[row.Project], row)
+			ask(t, e, fx, dirs[row.Project], row, verb)
 		}
 	}},
 }
 
-// runMatrix asks every row of the matrix of x of the projects of fx.
-func runMatrix(t *testing.T, e *Env, fx hookmatrix.Fixture, x hookmatrix.Expectations) {
+// hookProgram is a command line that answers the hook, and the prefix of
+// its cannot-answer line.
+type hookProgram struct {
+	args   []string
+	prefix string
+}
+
+// verb is `aepflow drive transition`; hookBinary is aepflow-hook.
+var (
+	verb       = hookProgram{[]string{"aepflow", "drive", "transition"}, "aepflow: drive transition: "}
+	hookBinary = hookProgram{[]string{"aepflow-hook"}, "aepflow-hook: "}
+)
+
+// runMatrix asks every row of the matrix of x of the projects of fx, of
+// the hook program prog.
+func runMatrix(t *testing.T, e *Env, fx hookmatrix.Fixture, x hookmatrix.Expectations, prog hookProgram) {
 	dirs := hookmatrix.Projects(t, fx)
 	m := hookmatrix.Matrix(x)
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		t.Run(name, func(t *testing.T) {
 			for _, row := range m[name] {
-				ask(t, e, fx, dirs[row.Project], row)
+				ask(t, e, fx, dirs[row.Project], row, prog)
 			}
 		})
 	}
@@ -77,12 +99,12 @@ func runMatrix(t *testing.T, e *Env, fx hookmatrix.Fixture, x hookmatrix.Expecta
 	})
 }
 
-// ask runs `aepflow drive transition` for one row in dir (a project, or a
+// ask runs the hook program prog for one row in dir (a project, or a
 // directory holding none), with --project when the row has one, and checks
 // the answer and that neither the project nor the tree changed.
-func ask(t *testing.T, e *Env, fx hookmatrix.Fixture, dir string, row hookmatrix.Row) {
+func ask(t *testing.T, e *Env, fx hookmatrix.Fixture, dir string, row hookmatrix.Row, prog hookProgram) {
 	t.Helper()
-	args := []string{"aepflow", "drive", "transition"}
+	args := slices.Clone(prog.args)
 	if row.Project != "" {
 		args = append(args, "--project", dir)
 	}
@@ -102,6 +124,9 @@ func ask(t *testing.T, e *Env, fx hookmatrix.Fixture, dir string, row hookmatrix
 	}
 	if fx.Root != "" && projecttest.TreeHash(t, fx.Root) != rootBefore {
 		t.Errorf("the consultation changed the tree %s", fx.Root)
+	}
+	if rest, ok := strings.CutPrefix(r.Stderr, prog.prefix); ok && prog.prefix != verb.prefix {
+		r.Stderr = verb.prefix + rest // the rows are worded for the verb
 	}
 	checkAnswer(t, row, r)
 }

@@ -35,6 +35,10 @@ var hooksCases = []Case{
 			Stdout: []string{`^hooks.json$`}, Files: map[string]string{"project/hooks.json": "hooks/project.json"}},
 		{Args: []string{"aepflow", "hooks", "--out", "hooks-root.json", "--project", "project", "--root", "project/tree", "--map", "fx/flow-steps", "--plugin-dir", "plugins"},
 			Files: map[string]string{"hooks-root.json": "hooks/project-root.json"}},
+		// aepflow-hook is built beside aepflow, so the files above name it;
+		// --via aepflow names the verb.
+		{Args: []string{"aepflow", "hooks", "--out", "hooks-verb.json", "--project", "project", "--via", "aepflow"},
+			Files: map[string]string{"hooks-verb.json": "hooks/project-verb.json"}},
 	}, Check: func(t *testing.T, e *Env) {
 		h := readHooks(t, e.WorkPath("project", "hooks.json"))
 		// The run holds one passing unit test: tests-first refuses the
@@ -43,6 +47,8 @@ var hooksCases = []Case{
 		checkAnswer(t, hookmatrix.Row{Want: hookmatrix.Refuse, Reason: hookmatrix.Own.Leave("establish_verifiers", hookmatrix.Own.Passing)}, r)
 		r = runHook(t, e, readHooks(t, e.WorkPath("hooks-root.json")), hookmatrix.Doc("root.implement", "enter"))
 		checkAnswer(t, hookmatrix.Row{Want: hookmatrix.Proceed}, r)
+		r = runHook(t, e, readHooks(t, e.WorkPath("hooks-verb.json")), hookmatrix.LeaveDoc("root.establish_verifiers", false))
+		checkAnswer(t, hookmatrix.Row{Want: hookmatrix.Refuse, Reason: hookmatrix.Own.Leave("establish_verifiers", hookmatrix.Own.A)}, r)
 	}},
 	{Name: "hooks/refusals", Steps: []Step{
 		{Args: []string{"aepflow", "hooks"}, Exit: 2, NoStdout: true},

@@ -153,9 +153,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// build compiles cmd/aepflow and cmd/aepflow-render into dir.
+// build compiles cmd/aepflow, cmd/aepflow-hook and cmd/aepflow-render into
+// dir.
 func build(dir string) error {
-	for _, pkg := range []string{"./cmd/aepflow", "./cmd/aepflow-render"} {
+	for _, pkg := range []string{"./cmd/aepflow", "./cmd/aepflow-hook", "./cmd/aepflow-render"} {
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, filepath.Base(pkg)), pkg)
 		cmd.Dir = ".."
 		if out, err := cmd.CombinedOutput(); err != nil {
