@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -196,16 +197,69 @@ func Quote(s string) string {
 }
 
 // decodeJSON decodes one complete JSON value with UseNumber, refusing
-// trailing data after it.
+// anything but white space after it.
 func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
+	var d lineDecoder
+	return d.decode(data)
+}
+
+// lineDecoder decodes one JSON value per line of a transcript with one
+// json.Decoder for all of them: a decoder per line allocated a decoder and
+// a copy of the line's bytes every time, most of a long transcript's
+// garbage. A decoder that failed, or stopped short of its line, is dropped
+// and the next line gets a new one, so no line is read with another's
+// bytes or state.
+type lineDecoder struct {
+	feed lineFeed
+	dec  *json.Decoder
+}
+
+// decode decodes data, one line's bytes, as decodeJSON does.
+func (d *lineDecoder) decode(data []byte) (any, error) {
+	if d.dec == nil {
+		d.dec = json.NewDecoder(&d.feed)
+		d.dec.UseNumber()
+	}
+	d.feed.data = data
 	var v any
-	if err := dec.Decode(&v); err != nil {
+	err := d.dec.Decode(&v)
+	if err == nil && (!jsonBlank(d.feed.data) || !blankReader(d.dec.Buffered())) {
+		err = fmt.Errorf("trailing data after the JSON value")
+	}
+	if err != nil {
+		d.dec = nil
 		return nil, err
 	}
-	if _, err := dec.Token(); err == nil {
-		return nil, fmt.Errorf("trailing data after the JSON value")
-	}
 	return v, nil
+}
+
+// lineFeed is the reader under a lineDecoder: the current line's bytes,
+// then io.EOF until the next line is set.
+type lineFeed struct{ data []byte }
+
+func (f *lineFeed) Read(p []byte) (int, error) {
+	if len(f.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+// jsonBlank reports whether b holds JSON white space only.
+func jsonBlank(b []byte) bool { return len(bytes.TrimLeft(b, " \t\r\n")) == 0 }
+
+// blankReader reports whether what r holds (a decoder's buffered bytes, in
+// memory) is JSON white space only, read through a small buffer.
+func blankReader(r io.Reader) bool {
+	var buf [256]byte
+	for {
+		n, err := r.Read(buf[:])
+		if !jsonBlank(buf[:n]) {
+			return false
+		}
+		if err != nil {
+			return true
+		}
+	}
 }

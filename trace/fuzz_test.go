@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -186,6 +187,34 @@ func FuzzGlob(f *testing.F) {
 		}
 		if got, want := compileGlob(pattern).match(text), globBacktrack(pattern, text); got != want {
 			t.Fatalf("glob %q on %q = %t, the reference says %t", pattern, text, got, want)
+		}
+	})
+}
+
+// FuzzLineDecoder: one lineDecoder reading the lines of the input in turn
+// decodes each exactly as a fresh decoder does, failures included, whatever
+// the lines before it held.
+func FuzzLineDecoder(f *testing.F) {
+	for _, seed := range []string{
+		"{\"a\":1}\n{\"a\":1} junk\n{\"b\":2}",
+		"5\n\"x\"\n[1,2]\n{}",
+		"{\"d\":\n{\"e\":true}",
+		"{} {}\n{}\n\n  \n[",
+		"{\"n\":1e400}\n{\"s\":\"\\ud800\"}",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		var d lineDecoder
+		for _, line := range strings.Split(input, "\n") {
+			got, gotErr := d.decode([]byte(line))
+			want, wantErr := decodeJSON([]byte(line))
+			if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+				t.Fatalf("line %q: reused decoder error %v, fresh %v", line, gotErr, wantErr)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("line %q: reused decoder %v, fresh %v", line, got, want)
+			}
 		}
 	})
 }

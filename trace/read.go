@@ -236,6 +236,7 @@ type builder struct {
 	close    *StreamClose
 	markers  []string
 	names    map[string]*string // interned strings: tool names, field names, types, models
+	dec      lineDecoder        // one JSON decoder for every line
 
 	finalText string
 	// requestsUnrecorded is set by a wire that records no API requests.
@@ -290,7 +291,7 @@ func newBuilder(adapter Adapter, keep *Keep) *builder {
 // events are built (the transcript is refused), but every line is still
 // decoded so that all refusals are reported.
 func (b *builder) line(ln line) {
-	v, err := decodeJSON(ln.text)
+	v, err := b.dec.decode(ln.text)
 	if err != nil {
 		b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is not JSON: %v", ln.number, err))
 		return

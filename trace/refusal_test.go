@@ -2,6 +2,7 @@ package trace
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -188,6 +189,48 @@ func TestParseTimestamp(t *testing.T) {
 	for _, in := range []string{"2026-08-21T12:04:15+00:00", "2026-08-21T12:04:15", "2026-08-21 12:04:15Z", "2026-13-21T12:04:15Z", "2026-08-21T24:00:00Z", "2026-08-21T12:04:15.Z", ""} {
 		if _, ok := ParseTimestamp(in); ok {
 			t.Errorf("ParseTimestamp(%q) accepted", in)
+		}
+	}
+}
+
+// TestLineDecoder: one decoder reads line after line as fresh decoders
+// would — a value per line, exactly, anything but white space after it
+// refused (a line `{…} junk` was accepted once), and a line that fails
+// leaving the next line's reading untouched.
+func TestLineDecoder(t *testing.T) {
+	var d lineDecoder
+	for i, c := range []struct {
+		line, want, err string
+	}{
+		{`{"a":1}`, `{"a":1}`, ""},
+		{`{"a":1} junk`, "", "trailing data after the JSON value"},
+		{`{"b":2}`, `{"b":2}`, ""},
+		{`{"a":1} {"b":2}`, "", "trailing data after the JSON value"},
+		{"  {\"c\":[1,2.50]}\t ", `{"c":[1,2.50]}`, ""},
+		{`5`, `5`, ""},
+		{`{"d":`, "", "unexpected EOF"},
+		{`{"e":true}`, `{"e":true}`, ""},
+		{`{"f" 1}`, "", "invalid character '1' after object key"},
+		{`"g"`, `"g"`, ""},
+		{``, "", "EOF"},
+		{`{"h":null}`, `{"h":null}`, ""},
+	} {
+		v, err := d.decode([]byte(c.line))
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("line %d %q: error %v, want %q", i, c.line, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("line %d %q: %v", i, c.line, err)
+			continue
+		}
+		if got, err := json.Marshal(v); err != nil || string(got) != c.want {
+			t.Errorf("line %d %q: decoded %s, want %s", i, c.line, got, c.want)
+		}
+		if fresh, err := decodeJSON([]byte(c.line)); err != nil || !reflect.DeepEqual(fresh, v) {
+			t.Errorf("line %d %q: a fresh decoder reads %v (%v), the reused one %v", i, c.line, fresh, err, v)
 		}
 	}
 }
