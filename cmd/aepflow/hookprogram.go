@@ -36,7 +36,10 @@ func hookProgram(exe, via string) (argv []string, note string, err error) {
 	if via == viaAepflow {
 		return verb, "", nil
 	}
-	lean := filepath.Join(filepath.Dir(exe), viaHook+filepath.Ext(exe))
+	lean := filepath.Join(filepath.Dir(exe), viaHook)
+	if runtime.GOOS == "windows" {
+		lean += ".exe"
+	}
 	why := sameBuildHook(lean)
 	switch {
 	case why == nil:
