@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/aepflow/aepflow/diag"
@@ -68,7 +69,7 @@ func treeDiagnostics(ts *treeState, open map[string]bool) map[string][]protocol.
 			}
 		}
 		if file == "" {
-			for _, p := range sortedKeys(open) {
+			for _, p := range slices.Sorted(maps.Keys(open)) {
 				out[p] = append(out[p], c.convert(d, p, diag.Pos{}))
 			}
 			continue

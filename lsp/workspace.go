@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -149,7 +150,7 @@ type job struct {
 // takeJobs turns the pending changes into jobs and clears them.
 func (w *workspace) takeJobs() []job {
 	var jobs []job
-	for _, root := range sortedKeys(w.pending) {
+	for _, root := range slices.Sorted(maps.Keys(w.pending)) {
 		j := job{root: root, checks: w.opts.TreeChecks, base: w.trees[root], overlays: map[string]*string{}, versions: map[string]int32{}}
 		files := w.pending[root]
 		if j.base == nil && root != "" {
@@ -185,7 +186,7 @@ func (w *workspace) admitTree(root string) bool {
 	if len(w.trees) < w.opts.MaxTrees {
 		return true
 	}
-	for _, r := range sortedKeys(w.trees) {
+	for _, r := range slices.Sorted(maps.Keys(w.trees)) {
 		if !slices.ContainsFunc(mapValues(w.docs), func(d *document) bool { return d.root == r }) {
 			delete(w.trees, r)
 			return true
@@ -224,7 +225,7 @@ func (j job) run() (*treeState, map[string]*single) {
 	} else {
 		t, diags = j.base.tree, j.base.diags
 	}
-	for _, p := range sortedKeys(j.overlays) {
+	for _, p := range slices.Sorted(maps.Keys(j.overlays)) {
 		var next *tree.Tree
 		var ds diag.List
 		var ok bool
@@ -496,18 +497,9 @@ func (s *server) didChangeWatchedFiles(_ *glsp.Context, p *protocol.DidChangeWat
 	return nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 func mapValues[V any](m map[string]V) []V {
 	out := make([]V, 0, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, m[k])
 	}
 	return out

@@ -3,6 +3,7 @@ package semdiff
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -106,7 +107,7 @@ func project(w *workflow.Workflow) projected {
 func flowImpact(oldW, newW *workflow.Workflow) FlowImpact {
 	old, new := project(oldW), project(newW)
 	fi := FlowImpact{}
-	for _, id := range unionKeys(sortedKeys(old.groups), sortedKeys(new.groups)) {
+	for _, id := range unionKeys(slices.Sorted(maps.Keys(old.groups)), slices.Sorted(maps.Keys(new.groups))) {
 		o, inOld := old.groups[id]
 		n, inNew := new.groups[id]
 		switch {
@@ -186,15 +187,6 @@ func ticked(names []string) string {
 		out[i] = "`" + n + "`"
 	}
 	return strings.Join(out, ", ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // drawing returns a diagram's DOT and Mermaid text without their first
