@@ -7,7 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
+
+	"github.com/aepflow/aepflow/internal/tracegen"
 )
 
 // The trace dimension (issue 13): `aepflow trace check` as a whole process
@@ -111,66 +112,29 @@ func suiteProcess(w *Work, n int) (Proc, error) {
 	return Proc{Args: []string{bin, "trace", "check", "--spec", spec, "--transcript", runs}, Exit: 1}, nil
 }
 
-// traceTime is the timestamp of generated line events, ms after the start.
-func traceTime(ms int) string {
-	return fmt.Sprintf("2026-08-21T%02d:%02d:%02d.%03dZ", 12+ms/3600000%12, ms/60000%60, ms/1000%60, ms%1000)
-}
-
-// writeStreamJSON writes a Claude Code stream-json transcript of n tool
-// calls, as the trace package's genStreamJSON does.
+// writeStreamJSON writes tracegen.StreamJSON's transcript of n tool calls
+// to path, the trace package's benchmarks' input at another length.
 func writeStreamJSON(path string, n int) error {
-	return writeLines(path, func(w *bufio.Writer) {
-		out := strings.Repeat("x", traceOutput)
-		fmt.Fprintf(w, `{"type":"system","subtype":"init","timestamp":%q,"model":"m-1","permissionMode":"default","tools":["Bash","Read","Edit"],"skills":["demo:skill"],"plugins":[{"name":"demo","version":"1.0.0"}],"mcp_servers":[]}`+"\n", traceTime(0))
-		for i := range n {
-			ms := 10 + i*100
-			tool, input := "Bash", fmt.Sprintf(`{"command":"make test-%d","description":"run the tests"}`, i%7)
-			if i%3 == 1 {
-				tool, input = "Read", fmt.Sprintf(`{"file_path":"/repo/src/file%d.go"}`, i%11)
-			}
-			fmt.Fprintf(w, `{"type":"assistant","request_id":"req_%d","timestamp":%q,"message":{"model":"m-1","usage":{"input_tokens":%d,"output_tokens":%d,"cache_read_input_tokens":%d},"content":[{"type":"thinking","thinking":"considering step %d"},{"type":"text","text":"Running step %d."},{"type":"tool_use","id":"toolu_%d","name":%q,"input":%s}]}}`+"\n",
-				i/2, traceTime(ms), 1000+i, 50+i%13, 900+i, i, i, i, tool, input)
-			fmt.Fprintf(w, `{"type":"user","timestamp":%q,"message":{"content":[{"type":"tool_result","tool_use_id":"toolu_%d","content":%q,"is_error":%t}]},"tool_use_result":{"stdout":%q,"stderr":"","exitCode":%d,"interrupted":false}}`+"\n",
-				traceTime(ms+40), i, out, i%17 == 0, out, i%17)
-		}
-		fmt.Fprintf(w, `{"type":"rate_limit_event","timestamp":%q,"rate_limit_info":{"status":"allowed","rateLimitType":"five_hour","utilization":0.5}}`+"\n", traceTime(n*100+20))
-		fmt.Fprintf(w, `{"type":"result","subtype":"success","is_error":false,"timestamp":%q,"num_turns":%d,"duration_ms":%d,"total_cost_usd":0.25,"permission_denials":[],"usage":{"input_tokens":%d,"output_tokens":%d,"cache_read_input_tokens":10}}`+"\n",
-			traceTime(n*100+50), n, n*100+50, n*1000, n*50)
-	})
+	return writeLines(path, func(w *bufio.Writer) error { return tracegen.StreamJSON(w, n, traceOutput) })
 }
 
-// writeEventStream writes a metaharness.event/1 transcript of n tool
-// calls, as the trace package's genEventStream does.
+// writeEventStream writes tracegen.EventStream's transcript to path.
 func writeEventStream(path string, n int) error {
-	return writeLines(path, func(w *bufio.Writer) {
-		out := strings.Repeat("y", traceOutput)
-		line := func(format string, args ...any) {
-			w.WriteString(`{"format":"metaharness.event/1",`)
-			fmt.Fprintf(w, format, args...)
-			w.WriteString("}\n")
-		}
-		line(`"event":"session.started","at":%q,"model":"m-1","permission_mode":"default","offered_tools":["Bash","Read"],"available_operations":["file.read","shell.exec"]`, traceTime(0))
-		for i := range n {
-			ms := 10 + i*100
-			line(`"event":"turn.started","at":%q`, traceTime(ms))
-			line(`"event":"text","at":%q,"text":"step %d","request_id":"r%d"`, traceTime(ms+1), i, i)
-			line(`"event":"tool.requested","at":%q,"call_id":"c%d","name":"Bash","operations":["shell.exec"],"input":{"argv":["make","test-%d"]}`, traceTime(ms+2), i, i%5)
-			line(`"event":"tool.result","at":%q,"call_id":"c%d","is_error":%t,"content":%q`, traceTime(ms+40), i, i%13 == 0, out)
-			line(`"event":"usage","at":%q,"request_id":"r%d","model":"m-1","usage":{"input_tokens":%d,"output_tokens":%d}`, traceTime(ms+41), i, 1000+i, 40+i%7)
-		}
-		line(`"event":"session.ended","at":%q,"is_error":false,"subtype":"success","num_turns":%d,"usage":{"input_tokens":%d,"output_tokens":%d}`, traceTime(n*100+50), n, n*1000, n*40)
-		line(`"event":"stream.closed","at":%q,"events":%d,"reason":"completed"`, traceTime(n*100+60), n*5+3)
-	})
+	return writeLines(path, func(w *bufio.Writer) error { return tracegen.EventStream(w, n, traceOutput) })
 }
 
-func writeLines(path string, write func(*bufio.Writer)) error {
+// writeLines creates path and writes it through a buffer with write.
+func writeLines(path string, write func(*bufio.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	write(w)
-	if err := w.Flush(); err != nil {
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
 		f.Close()
 		return err
 	}
