@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/diag/sarif"
 	"github.com/aepflow/aepflow/tree"
 )
 
@@ -69,19 +70,19 @@ func TestResolveFailuresArePositioned(t *testing.T) {
 			if got := strings.Join(lines, "\n"); got != c.want {
 				t.Fatalf("got\n%s\nwant\n%s", got, c.want)
 			}
-			var js, sarif bytes.Buffer
+			var js, log bytes.Buffer
 			if err := diag.WriteJSON(&js, ds); err != nil {
 				t.Fatal(err)
 			}
-			if err := diag.WriteSARIF(&sarif, ds, diag.Tool{Name: "aepflow"}); err != nil {
+			if err := sarif.Write(&log, ds, sarif.Tool{Name: "aepflow"}); err != nil {
 				t.Fatal(err)
 			}
 			for _, d := range ds {
 				if !strings.Contains(js.String(), `"line": `+itoa(d.Pos.Line)) {
 					t.Errorf("JSON lacks line %d:\n%s", d.Pos.Line, js.String())
 				}
-				if !strings.Contains(sarif.String(), `"startLine": `+itoa(d.Pos.Line)) || !strings.Contains(sarif.String(), `"uri": "`+d.File+`"`) {
-					t.Errorf("SARIF lacks %s:%d:\n%s", d.File, d.Pos.Line, sarif.String())
+				if !strings.Contains(log.String(), `"startLine": `+itoa(d.Pos.Line)) || !strings.Contains(log.String(), `"uri": "`+d.File+`"`) {
+					t.Errorf("SARIF lacks %s:%d:\n%s", d.File, d.Pos.Line, log.String())
 				}
 			}
 		})

@@ -4,7 +4,7 @@ import (
 	"io/fs"
 	"sync"
 
-	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/diag/sarif"
 	"github.com/aepflow/aepflow/docs"
 	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/tree"
@@ -17,7 +17,7 @@ const workflowPage = "codes-workflow.md"
 
 var (
 	workflowOnce  sync.Once
-	workflowRules map[string]diag.Rule
+	workflowRules map[string]sarif.Rule
 )
 
 // docsURL returns the link to a code's documentation for a document of

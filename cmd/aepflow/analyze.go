@@ -8,6 +8,7 @@ import (
 	"github.com/aepflow/aepflow/analysis"
 	"github.com/aepflow/aepflow/compiler"
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/diag/sarif"
 	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
@@ -170,7 +171,7 @@ func writeFindings(w io.Writer, format string, ds diag.List, witnesses []analysi
 	case "json":
 		err = analysis.WriteJSON(w, ds, witnesses)
 	case "sarif":
-		err = diag.WriteSARIF(w, ds, diag.Tool{Name: "aepflow", Version: version(), InformationURI: rules.Repository, Rule: rules.Lookup})
+		err = sarif.Write(w, ds, sarif.Tool{Name: "aepflow", Version: version(), InformationURI: rules.Repository, Rule: rules.Lookup})
 	default:
 		if len(ds) == 0 {
 			_, err = fmt.Fprintf(w, "ok: %d %s analysed, 0 findings\n", count, plural(count, "workflow"))

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/diag/sarif"
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/tree"
@@ -129,7 +130,7 @@ func report(w io.Writer, format string, diags diag.List, sources diag.Sources, c
 	case "json":
 		err = diag.WriteJSON(w, diags)
 	case "sarif":
-		err = diag.WriteSARIF(w, diags, diag.Tool{Name: "aepflow", Version: version(), InformationURI: rules.Repository, Rule: rules.Lookup})
+		err = sarif.Write(w, diags, sarif.Tool{Name: "aepflow", Version: version(), InformationURI: rules.Repository, Rule: rules.Lookup})
 	default:
 		if len(diags) == 0 {
 			_, err = fmt.Fprintf(w, "ok: %d %s, 0 problems\n", count, plural(count, "document"))

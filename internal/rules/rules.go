@@ -15,7 +15,7 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/diag/sarif"
 	"github.com/aepflow/aepflow/docs"
 )
 
@@ -39,19 +39,19 @@ var heading = sync.OnceValue(func() *regexp.Regexp {
 
 var (
 	once    sync.Once
-	catalog map[string]diag.Rule
+	catalog map[string]sarif.Rule
 )
 
 // Lookup returns the rule of code: from its section when a code page has
 // one, else a description made from the code's name linking to the
 // validate page.
-func Lookup(code string) diag.Rule {
+func Lookup(code string) sarif.Rule {
 	once.Do(load)
 	if r, ok := catalog[code]; ok {
 		return r
 	}
 	words := strings.ReplaceAll(code, "_", " ")
-	return diag.Rule{Short: words, Full: words + ".", HelpURI: DocsBase + fallbackPage}
+	return sarif.Rule{Short: words, Full: words + ".", HelpURI: DocsBase + fallbackPage}
 }
 
 // Documented reports whether code has a section on a code page.
@@ -62,7 +62,7 @@ func Documented(code string) bool {
 }
 
 func load() {
-	catalog = map[string]diag.Rule{}
+	catalog = map[string]sarif.Rule{}
 	for _, page := range docs.CodePageOrder {
 		data, err := fs.ReadFile(docs.CodePages, page)
 		if err != nil {
@@ -79,8 +79,8 @@ func load() {
 // Parse reads the code sections of one page: for each heading naming a
 // code, the first paragraph after it (text lines up to a blank line, a
 // fence or the next heading).
-func Parse(page, text string) map[string]diag.Rule {
-	out := map[string]diag.Rule{}
+func Parse(page, text string) map[string]sarif.Rule {
+	out := map[string]sarif.Rule{}
 	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines); i++ {
 		m := heading().FindStringSubmatch(lines[i])
@@ -100,7 +100,7 @@ func Parse(page, text string) map[string]diag.Rule {
 			continue
 		}
 		anchor := Anchor(strings.TrimLeft(lines[i], "#"))
-		out[code] = diag.Rule{Short: short, Full: para, HelpURI: DocsBase + page + "#" + anchor}
+		out[code] = sarif.Rule{Short: short, Full: para, HelpURI: DocsBase + page + "#" + anchor}
 	}
 	return out
 }

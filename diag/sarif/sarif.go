@@ -1,6 +1,11 @@
-package diag
+// Package sarif prints diagnostics as a SARIF 2.1.0 log, the format GitHub
+// code scanning and other tools read. It is apart from package diag, which
+// every package imports, so that the programs that print no SARIF (the
+// transition hook among them) do not link what it needs.
+package sarif
 
 import (
+	"cmp"
 	"encoding/json"
 	"io"
 	"net/url"
@@ -9,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/aepflow/aepflow/diag"
 )
 
 // Tool names the program that produced a SARIF log.
@@ -124,14 +131,14 @@ type sarifContent struct {
 	Text string `json:"text"`
 }
 
-// WriteSARIF prints l as a SARIF 2.1.0 log with one run by tool, as GitHub
+// Write prints l as a SARIF 2.1.0 log with one run by tool, as GitHub
 // code scanning reads it: each code a rule (described by tool.Rule when
 // given), each diagnostic a result whose markdown message carries the hint,
 // located in its file when it has one (physicalLocation, in code points,
 // SARIF's default "unicodeCodePoints") and at its document path
 // (logicalLocations), with its related locations and its fixes. The hint
 // also travels in the result's properties.
-func WriteSARIF(w io.Writer, l List, tool Tool) error {
+func Write(w io.Writer, l diag.List, tool Tool) error {
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{
 		Name: tool.Name, Version: tool.Version, SemanticVersion: semanticVersion(tool.Version),
 		InformationURI: tool.InformationURI, Rules: []sarifRule{},
@@ -192,7 +199,7 @@ func artifactURI(file string) string {
 	return (&url.URL{Path: p}).String()
 }
 
-func physical(file string, start, end Pos) *sarifPhysical {
+func physical(file string, start, end diag.Pos) *sarifPhysical {
 	loc := &sarifPhysical{Artifact: sarifArtifact{URI: artifactURI(file)}}
 	if start.IsValid() {
 		loc.Region = &sarifRegion{StartLine: start.Line, StartColumn: start.Column, EndLine: end.Line, EndColumn: end.Column}
@@ -200,9 +207,9 @@ func physical(file string, start, end Pos) *sarifPhysical {
 	return loc
 }
 
-func sarifResultOf(d Diagnostic) sarifResult {
+func sarifResultOf(d diag.Diagnostic) sarifResult {
 	level := "error"
-	if d.Severity == Warning {
+	if d.Severity == diag.Warning {
 		level = "warning"
 	}
 	r := sarifResult{RuleID: d.Code, Level: level, Message: sarifMessage{Text: d.Message}}
@@ -225,10 +232,10 @@ func sarifResultOf(d Diagnostic) sarifResult {
 			continue
 		}
 		id := i + 1
-		r.Related = append(r.Related, sarifLocation{ID: &id, Physical: physical(rel.File, rel.Pos, Pos{}), Message: &sarifMessage{Text: rel.Message}})
+		r.Related = append(r.Related, sarifLocation{ID: &id, Physical: physical(rel.File, rel.Pos, diag.Pos{}), Message: &sarifMessage{Text: rel.Message}})
 	}
 	for _, f := range d.Fixes {
-		file := cmpOr(f.File, d.File)
+		file := cmp.Or(f.File, d.File)
 		if file == "" {
 			continue
 		}
@@ -241,13 +248,6 @@ func sarifResultOf(d Diagnostic) sarifResult {
 		}}})
 	}
 	return r
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // markdownEscape keeps a message's code spans and escapes the characters
