@@ -25,7 +25,7 @@ func TestLinksOnlyTheHook(t *testing.T) {
 		t.Fatal("aepflow-hook does not link package transition: this test would prove nothing")
 	}
 	for _, banned := range []string{
-		"github.com/spf13/cobra", "github.com/spf13/pflag", "net",
+		"github.com/spf13/cobra", "github.com/spf13/pflag", "net", "net/url",
 		"github.com/goccy/go-graphviz", "github.com/sergi/go-diff/diffmatchpatch",
 		"github.com/tliron/glsp", "github.com/santhosh-tekuri/jsonschema/v6",
 		"github.com/aepflow/aepflow/render", "github.com/aepflow/aepflow/trace",
