@@ -44,7 +44,9 @@ var FactPatterns = []FactPattern{
 	{"deployment_result", "deployment.status"}, {"deployment_result", "deployment.succeeded"},
 	{"deployment_result", "deployment.environment"}, {"deployment_result", "deployment.revision"},
 	{"deployment_result", "deployment.previous_revision"}, {"deployment_result", "deployment.previous_revision.exists"},
-	{"deployment_result", "deployment.<environment>.status"},
+	// Only the built-in environments get a status fact (engine/evidence.BuiltinEnvironments).
+	{"deployment_result", "deployment.development.status"}, {"deployment_result", "deployment.staging.status"},
+	{"deployment_result", "deployment.production.status"},
 	{"metric_observation", "metric.<metric…>"},
 	{"health_observation", "service.health"}, {"health_observation", "service.<service…>.health"},
 	{"approval", "approval.<approval…>.granted"}, {"approval", "approval.<approval…>.decision"},

@@ -1,6 +1,7 @@
 package vocab_test
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -62,11 +63,25 @@ func TestDottedParametersFollowTheEngine(t *testing.T) {
 // evidence produces a fact cannot drift from what the engine does.
 func TestFactPatternsFollowTheEngine(t *testing.T) {
 	used := map[vocab.FactPattern]bool{}
+	type sample struct {
+		kind   string
+		fields map[string]any
+	}
+	var all []sample
 	for _, kind := range vocab.EvidenceKinds {
-		fields, ok := samples[kind]
-		if !ok {
-			continue // kinds that project nothing
+		if fields, ok := samples[kind]; ok { // the other kinds project nothing
+			all = append(all, sample{kind, fields})
 		}
+	}
+	// A deployment binds a status under its environment's name for the
+	// built-in environments only: one record per environment.
+	for _, env := range evidence.BuiltinEnvironments {
+		fields := maps.Clone(samples["deployment_result"])
+		fields["environment"] = env
+		all = append(all, sample{"deployment_result", fields})
+	}
+	for _, smp := range all {
+		kind, fields := smp.kind, smp.fields
 		r := evidence.Record{Value: evidence.Payload{Kind: kind, Fields: fields}}
 		bound := 0
 		r.Project(func(path string, _ predicate.Value) {
