@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,12 +37,31 @@ func actionStepRun(t *testing.T, id string) string {
 	return ""
 }
 
+// actionStepEnv returns the value the action's step with id sets for
+// the environment variable name.
+func actionStepEnv(t *testing.T, id, name string) string {
+	t.Helper()
+	var action struct {
+		Runs struct{ Steps []actionStep }
+	}
+	if err := yaml.Unmarshal(readFile(t, filepath.Join("..", "action.yml")), &action); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range action.Runs.Steps {
+		if v, ok := s.Env[name]; ok && s.ID == id {
+			return v
+		}
+	}
+	t.Fatalf("action.yml's step %q sets no %s", id, name)
+	return ""
+}
+
 // runActionDiff runs the action's diff step with bash in the case's work
 // directory, as the runner would: the built aepflow where the step looks
 // for it ($(go env GOPATH)/bin), the step's inputs in its environment, and
 // the runner's output and summary files. It returns the exit code, the
 // combined output and the two files' contents.
-func runActionDiff(t *testing.T, e *Env, against, out string) (int, string, string, string) {
+func runActionDiff(t *testing.T, e *Env, against, out string, env ...string) (int, string, string, string) {
 	t.Helper()
 	gopath := e.WorkPath(".gopath")
 	if err := os.MkdirAll(filepath.Join(gopath, "bin"), 0o755); err != nil {
@@ -58,6 +78,11 @@ func runActionDiff(t *testing.T, e *Env, against, out string) (int, string, stri
 		"ROOT=tree", "AGAINST=" + against, "BASE=", "OUT=" + out,
 		"GITHUB_OUTPUT=" + output, "GITHUB_STEP_SUMMARY=" + summary,
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+		"SUMMARY_LIMIT=" + actionStepEnv(t, "diff", "SUMMARY_LIMIT"),
+	}
+	cmd.Env = append(cmd.Env, env...) // later entries win
+	if err := os.Remove(summary); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
 	}
 	combined, err := cmd.CombinedOutput()
 	code := 0
@@ -116,6 +141,19 @@ var actionCases = []Case{
 		code, out, outputs, summary = runActionDiff(t, e, "HEAD", "diff.md")
 		if code != 0 || !strings.Contains(outputs, "status=1\n") || !strings.Contains(summary, "`fx/flow`") {
 			t.Fatalf("changes: exit %d\n%s\noutputs:\n%s\nsummary:\n%s", code, out, outputs, summary)
+		}
+		// A report longer than a job summary holds is cut at a line, with a
+		// note; the report file stays whole.
+		report := string(readFile(t, e.WorkPath("diff.md")))
+		limit := len(report) / 2
+		code, out, _, summary = runActionDiff(t, e, "HEAD", "diff.md", fmt.Sprintf("SUMMARY_LIMIT=%d", limit))
+		cut, note, found := strings.Cut(summary, "\n\n**The report is cut here**")
+		if code != 0 || !found || len(cut) > limit || !strings.HasPrefix(report, cut) || !strings.HasSuffix(cut, "\n") ||
+			!strings.Contains(note, fmt.Sprintf("it is %d bytes", len(report))) || !strings.Contains(out, "::warning::") {
+			t.Fatalf("long report: exit %d\n%s\nsummary:\n%s", code, out, summary)
+		}
+		if whole := string(readFile(t, e.WorkPath("diff.md"))); whole != report {
+			t.Fatalf("the report file changed when its summary was cut")
 		}
 		// A revision that cannot be read fails the step, with its exit code.
 		code, out, _, _ = runActionDiff(t, e, "no-such-branch", "again.md")
