@@ -54,8 +54,16 @@ const StaticBuild = "CGO_ENABLED=0"
 // BinaryWith builds pkg once per run with env (one VAR=value, or "" for
 // the default build) added to go build's environment, and returns the
 // binary's path.
-func (w *Work) BinaryWith(pkg, env string) (string, error) {
-	key := pkg + " " + env
+func (w *Work) BinaryWith(pkg, env string) (string, error) { return w.BinaryBuild(pkg, env) }
+
+// StripFlags are the go build flags of the recommended build of the
+// programs the harness starts per consultation (README): no symbol table,
+// no DWARF.
+var StripFlags = []string{"-ldflags=-s -w"}
+
+// BinaryBuild is BinaryWith with go build flags added.
+func (w *Work) BinaryBuild(pkg, env string, flags ...string) (string, error) {
+	key := pkg + " " + env + " " + strings.Join(flags, " ")
 	if p, ok := w.bins[key]; ok {
 		return p, nil
 	}
@@ -63,16 +71,19 @@ func (w *Work) BinaryWith(pkg, env string) (string, error) {
 	if env != "" {
 		name += "-" + strings.ReplaceAll(strings.ToLower(env), "=", "")
 	}
+	if len(flags) > 0 {
+		name += "-flags"
+	}
 	dir := filepath.Join(w.Dir, "bin", name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	w.logf("building %s %s", pkg, env)
+	w.logf("building %s %s %s", pkg, env, strings.Join(flags, " "))
 	var envs []string
 	if env != "" {
 		envs = []string{env}
 	}
-	p, err := build(dir, pkg, envs)
+	p, err := build(dir, pkg, envs, flags...)
 	if err != nil {
 		return "", err
 	}

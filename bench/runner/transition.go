@@ -19,7 +19,9 @@ import (
 // (issue 13: answer ≤ 1.25× the floor, peak memory ≤ 1.5× the floor's on
 // the 100× tree).
 //
-// Every binary is built as the project recommends (StaticBuild: no cgo).
+// Every binary is built static (StaticBuild: no cgo), and aepflow-hook as
+// the project recommends installing it (StripFlags too: no symbol table,
+// no DWARF); beside it the same without StripFlags, to show what they give.
 // Beside the hook: `aepflow drive transition`, the same decision in the
 // binary that holds every command, in that build and in the default one
 // (cgo on where a C compiler is, since pflag imports net); and the
@@ -33,6 +35,10 @@ func init() {
 			B: fmt.Sprintf("`aepflow-hook`, %d× tree", k), Rounds: 31,
 			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookProgram) }}
 	}
+	versus["plain-001"] = &Versus{
+		A: "floor, 1× tree",
+		B: "`aepflow-hook` built without `-ldflags=\"-s -w\"`, 1× tree", Rounds: 31,
+		Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, 1, hookProgramBuilt()) }}
 	for _, k := range []int{1, 100} {
 		versus[fmt.Sprintf("verb-%03d", k)] = &Versus{
 			A: fmt.Sprintf("floor, %d× tree", k),
@@ -43,13 +49,13 @@ func init() {
 			B: fmt.Sprintf("`aepflow drive transition`, default build (cgo), %d× tree", k), Rounds: 31,
 			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookVerb("")) }}
 	}
-	startOf := func(pkg string, args []string, exit int) func(w *Work) (Proc, Proc, error) {
+	startOf := func(pkg string, args []string, exit int, flags ...string) func(w *Work) (Proc, Proc, error) {
 		return func(w *Work) (Proc, Proc, error) {
 			floor, _, err := hookPair(w, 1, hookProgram)
 			if err != nil {
 				return Proc{}, Proc{}, err
 			}
-			bin, err := w.BinaryWith(pkg, StaticBuild)
+			bin, err := w.BinaryBuild(pkg, StaticBuild, flags...)
 			return floor, Proc{Args: append([]string{bin}, args...), Exit: exit}, err
 		}
 	}
@@ -58,7 +64,7 @@ func init() {
 		Setup: startOf("./cmd/aepflow", []string{"version"}, 0)}
 	versus["start-hook"] = &Versus{
 		A: "floor, 1× tree (the whole run)", B: "`aepflow-hook --help` (start-up alone)", Rounds: 31,
-		Setup: startOf("./cmd/aepflow-hook", []string{"--help"}, 1)}
+		Setup: startOf("./cmd/aepflow-hook", []string{"--help"}, 1, StripFlags...)}
 	register(&Page{
 		Name: "transition",
 		Go: map[string]GoBench{
@@ -67,13 +73,17 @@ func init() {
 		Versus: versus,
 		Facts: func(w *Work) (map[string]string, error) {
 			facts := map[string]string{}
-			for key, b := range map[string][2]string{
-				"aepflow-size":     {"./cmd/aepflow", StaticBuild},
-				"aepflow-cgo-size": {"./cmd/aepflow", ""},
-				"hook-size":        {"./cmd/aepflow-hook", StaticBuild},
-				"minimal-size":     {"./transition/testdata/minimal", ""},
+			for key, b := range map[string]struct {
+				pkg, env string
+				flags    []string
+			}{
+				"aepflow-size":     {"./cmd/aepflow", StaticBuild, nil},
+				"aepflow-cgo-size": {"./cmd/aepflow", "", nil},
+				"hook-size":        {"./cmd/aepflow-hook", StaticBuild, StripFlags},
+				"hook-plain-size":  {"./cmd/aepflow-hook", StaticBuild, nil},
+				"minimal-size":     {"./transition/testdata/minimal", "", nil},
 			} {
-				bin, err := w.BinaryWith(b[0], b[1])
+				bin, err := w.BinaryBuild(b.pkg, b.env, b.flags...)
 				if err != nil {
 					return nil, err
 				}
@@ -117,10 +127,16 @@ func hookProjects(w *Work) (string, error) {
 // hookCommand returns the command line of a hook under test on project p.
 type hookCommand func(w *Work, p string) (args []string, err error)
 
-// hookProgram is aepflow-hook, the command line `aepflow hooks` writes.
-func hookProgram(w *Work, p string) ([]string, error) {
-	bin, err := w.BinaryWith("./cmd/aepflow-hook", StaticBuild)
-	return []string{bin, "--project", p, "--run", "DRIVE-1/4"}, err
+// hookProgram is aepflow-hook as README installs it, on the command line
+// `aepflow hooks` writes.
+func hookProgram(w *Work, p string) ([]string, error) { return hookProgramBuilt(StripFlags...)(w, p) }
+
+// hookProgramBuilt is aepflow-hook built static with flags.
+func hookProgramBuilt(flags ...string) hookCommand {
+	return func(w *Work, p string) ([]string, error) {
+		bin, err := w.BinaryBuild("./cmd/aepflow-hook", StaticBuild, flags...)
+		return []string{bin, "--project", p, "--run", "DRIVE-1/4"}, err
+	}
 }
 
 // hookVerb is `aepflow drive transition`, built with env.
