@@ -1,7 +1,8 @@
 // Package conformance is aepflow's end-to-end suite. Its tests build the
-// two binaries, aepflow and aepflow-render, once (TestMain, into a
-// temporary directory) and run every capability as a user does: validate,
-// flow, plan, hooks, render, evaluate, drive transition and trace, each a
+// binaries, aepflow, aepflow-hook and aepflow-render, once (TestMain, into
+// a temporary directory) and run every capability as a user does: validate,
+// flow, plan, hooks, render, evaluate, drive transition (and aepflow-hook)
+// and trace, each a
 // command with arguments, standard input, an exit code, standard output and
 // error, and the files it writes. Cases run against the project's own
 // fixture trees (../testdata) and against the shared specifications and
