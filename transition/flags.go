@@ -42,6 +42,23 @@ func (f Flag) Values() []string {
 	return []string{*f.String}
 }
 
+// CheckGiven checks the values of the flags given (given reports whether
+// a flag of that name was on the command line) with CheckValue, in the
+// order of Flags, and returns the first refusal.
+func (o *Options) CheckGiven(given func(name string) bool) error {
+	for _, fl := range o.Flags() {
+		if !given(fl.Name) {
+			continue
+		}
+		for _, v := range fl.Values() {
+			if err := CheckValue(fl.Name, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // CheckValue refuses a value given to the flag named name that the hook
 // can never mean (engine.md §9): the empty string, which would silently
 // mean "the default", and `-`, which every other command reads as stdin

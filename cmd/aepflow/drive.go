@@ -128,15 +128,8 @@ Exit codes:
 // (transition.CheckValue: the empty string, or - while the hook's stdin is
 // the harness's JSON).
 func emptyPathFlags(cmd *cobra.Command, opts *transition.Options) error {
-	for _, fl := range opts.Flags() {
-		if !cmd.Flags().Changed(fl.Name) {
-			continue
-		}
-		for _, v := range fl.Values() {
-			if err := transition.CheckValue(fl.Name, v); err != nil {
-				return exitWith(hookCannot, fmt.Errorf("drive transition: %v", err))
-			}
-		}
+	if err := opts.CheckGiven(cmd.Flags().Changed); err != nil {
+		return exitWith(hookCannot, fmt.Errorf("drive transition: %v", err))
 	}
 	return nil
 }

@@ -2,8 +2,9 @@ package main
 
 import (
 	gobuildinfo "debug/buildinfo"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 
@@ -45,17 +46,11 @@ func hookProgram(exe, via string) (argv []string, note string, err error) {
 	case why == nil:
 		return []string{lean}, "", nil
 	case via == viaHook:
-		return nil, "", why
-	case absent(lean):
+		return nil, "", errors.New(fsio.Reason(why))
+	case errors.Is(why, fs.ErrNotExist):
 		return verb, "", nil
 	}
-	return verb, fmt.Sprintf("not naming %s: %v; the hook runs `%s drive transition`", lean, why, filepath.Base(exe)), nil
-}
-
-// absent reports whether nothing is at path.
-func absent(path string) bool {
-	_, err := os.Lstat(path)
-	return os.IsNotExist(err)
+	return verb, fmt.Sprintf("not naming %s: %s; the hook runs `%s drive transition`", lean, fsio.Reason(why), filepath.Base(exe)), nil
 }
 
 // sameBuildHook checks that path is an aepflow-hook program built as the
@@ -65,7 +60,7 @@ func absent(path string) bool {
 func sameBuildHook(path string) error {
 	f, err := fsio.Open(path, maxExecutable)
 	if err != nil {
-		return fmt.Errorf("%s", fsio.Reason(err))
+		return err // worded by the caller (fsio.Reason), told apart when absent
 	}
 	defer f.Close()
 	if runtime.GOOS != "windows" && f.Mode().Perm()&0o111 == 0 {

@@ -97,17 +97,7 @@ func parse(args []string, opts *transition.Options) (*flag.FlagSet, error) {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	for _, fl := range flags {
-		if !given[fl.Name] {
-			continue
-		}
-		for _, v := range fl.Values() {
-			if err := transition.CheckValue(fl.Name, v); err != nil {
-				return fs, err
-			}
-		}
-	}
-	return fs, nil
+	return fs, opts.CheckGiven(func(name string) bool { return given[name] })
 }
 
 // flagError words an error of the flag package as `aepflow drive
