@@ -233,7 +233,7 @@ const MaxRunFile = 64 << 20
 // blocking, a file over MaxRunFile from its size, before it is read; a file
 // that resolves outside the run directory is refused, naming the link.
 func (r *Run) readRegular(file string) ([]byte, error) {
-	if err := contained(file, r.Dir, r.real, "the run directory "+r.Dir); err != nil {
+	if _, err := contained(file, r.Dir, r.real, "the run directory "+r.Dir); err != nil {
 		return nil, err
 	}
 	return fsio.ReadFile(file, MaxRunFile)
@@ -252,39 +252,44 @@ func (r *Run) readJSON(file string, v any) error {
 }
 
 // contained checks that path, a path below the directory base, lies
-// inside base's resolved form real once every symbolic link is followed;
-// what names base in messages. A path that does not exist passes (reading
-// it then fails as missing). A path that leaves real is refused, naming the
-// first symbolic link below base on the way and where it points.
-func contained(path, base, real, what string) error {
-	if linkFree(path, base, real) {
-		return nil
+// inside base's resolved form real once every symbolic link is followed,
+// and returns it so resolved ("" when it does not exist); what names base
+// in messages. A path that does not exist passes (reading it then fails as
+// missing). A path that leaves real is refused, naming the first symbolic
+// link below base on the way and where it points.
+func contained(path, base, real, what string) (string, error) {
+	if joined, free, exists := linkFree(path, base, real); free {
+		if !exists {
+			return "", nil
+		}
+		return joined, nil
 	}
 	resolved, err := resolve(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return "", nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot resolve %s: %v", path, err)
+		return "", fmt.Errorf("cannot resolve %s: %v", path, err)
 	}
 	if within(resolved, real) {
-		return nil
+		return resolved, nil
 	}
 	link, target := firstLink(base, path)
-	return fmt.Errorf("`%s` is a symbolic link to `%s`, outside %s; a run is read only from inside it", link, target, what)
+	return "", fmt.Errorf("`%s` is a symbolic link to `%s`, outside %s; a run is read only from inside it", link, target, what)
 }
 
 // linkFree reports whether path lies lexically below base and no name on
-// the way from real (base resolved) down to it is a symbolic link: then it
-// resolves to a path inside real without resolving base's own ancestors
-// again, which a hook reading a dozen run files would otherwise do for
-// every one (a system call per ancestor). A name that does not exist ends
-// the walk as contained does: reading it then fails as missing.
-func linkFree(path, base, real string) bool {
-	rel, err := filepath.Rel(base, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return false
+// the way from real (base resolved) down to it is a symbolic link, and
+// then path resolved (real joined with the rest of path) and whether it
+// exists: contained needs no resolution of base's own ancestors again,
+// which a hook reading a dozen run files would otherwise do for every one
+// (a system call per ancestor). A name that does not exist ends the walk.
+func linkFree(path, base, real string) (joined string, free, exists bool) {
+	if !within(path, base) {
+		return "", false, false
 	}
+	rel, _ := filepath.Rel(base, path)
+	joined = filepath.Join(real, rel)
 	cur := real
 	for _, elem := range strings.Split(rel, string(filepath.Separator)) {
 		if elem == "." {
@@ -293,28 +298,13 @@ func linkFree(path, base, real string) bool {
 		cur = filepath.Join(cur, elem)
 		info, err := os.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
-			return true
+			return joined, true, false
 		}
 		if err != nil || info.Mode()&os.ModeSymlink != 0 {
-			return false
+			return "", false, false
 		}
 	}
-	return true
-}
-
-// resolveBelow returns path, lexically below base, with every symbolic link
-// followed; real is base resolved. Without a link below base it is real
-// joined with the rest of path, no system call spent on base's ancestors.
-func resolveBelow(path, base, real string) (string, error) {
-	rel, err := filepath.Rel(base, path)
-	if err == nil && linkFree(path, base, real) {
-		joined := filepath.Join(real, rel)
-		if _, err := os.Lstat(joined); err != nil {
-			return "", err
-		}
-		return joined, nil
-	}
-	return resolve(path)
+	return joined, true, true
 }
 
 // resolve returns path with every symbolic link followed, made absolute.
@@ -326,8 +316,8 @@ func resolve(path string) (string, error) {
 	return filepath.Abs(real)
 }
 
-// within reports whether path is dir or lies below it; both are clean
-// absolute paths.
+// within reports whether path is dir or lies below it, lexically; both are
+// clean paths, absolute or both relative.
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)

@@ -89,19 +89,16 @@ func (p *Project) runContained(dir string, id RunID) (string, error) {
 		return "", nil
 	}
 	fail := func(err error) error { return &RunError{Message: fmt.Sprintf("run %s: %v", id, err)} }
-	if err := contained(p.Runs(), p.Eng, eng, "the engineering directory "+p.Eng); err != nil {
+	runs, err := contained(p.Runs(), p.Eng, eng, "the engineering directory "+p.Eng)
+	if err != nil {
 		return "", fail(err)
 	}
-	runs, err := resolveBelow(p.Runs(), p.Eng, eng)
-	if err != nil {
+	if runs == "" {
 		return "", nil
 	}
-	if err := contained(dir, p.Runs(), runs, "the runs directory "+p.Runs()); err != nil {
+	real, err := contained(dir, p.Runs(), runs, "the runs directory "+p.Runs())
+	if err != nil {
 		return "", fail(err)
-	}
-	real, err := resolveBelow(dir, p.Runs(), runs)
-	if err != nil {
-		return "", nil
 	}
 	return real, nil
 }
