@@ -19,8 +19,8 @@ type actionStep struct {
 	Env         map[string]string
 }
 
-// actionStepRun returns the script of the action's step with id.
-func actionStepRun(t *testing.T, id string) string {
+// actionStepOf returns the action's step with id.
+func actionStepOf(t *testing.T, id string) actionStep {
 	t.Helper()
 	var action struct {
 		Runs struct{ Steps []actionStep }
@@ -30,30 +30,22 @@ func actionStepRun(t *testing.T, id string) string {
 	}
 	for _, s := range action.Runs.Steps {
 		if s.ID == id {
-			return s.Run
+			return s
 		}
 	}
 	t.Fatalf("action.yml has no step %q", id)
-	return ""
+	return actionStep{}
 }
 
 // actionStepEnv returns the value the action's step with id sets for
 // the environment variable name.
 func actionStepEnv(t *testing.T, id, name string) string {
 	t.Helper()
-	var action struct {
-		Runs struct{ Steps []actionStep }
+	v, ok := actionStepOf(t, id).Env[name]
+	if !ok {
+		t.Fatalf("action.yml's step %q sets no %s", id, name)
 	}
-	if err := yaml.Unmarshal(readFile(t, filepath.Join("..", "action.yml")), &action); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range action.Runs.Steps {
-		if v, ok := s.Env[name]; ok && s.ID == id {
-			return v
-		}
-	}
-	t.Fatalf("action.yml's step %q sets no %s", id, name)
-	return ""
+	return v
 }
 
 // runActionDiff runs the action's diff step with bash in the case's work
@@ -71,7 +63,7 @@ func runActionDiff(t *testing.T, e *Env, against, out string, env ...string) (in
 		t.Fatal(err)
 	}
 	output, summary := e.WorkPath(".github-output"), e.WorkPath(".github-summary")
-	cmd := exec.Command("bash", "-e", "-c", actionStepRun(t, "diff"))
+	cmd := exec.Command("bash", "-e", "-c", actionStepOf(t, "diff").Run)
 	cmd.Dir = e.Work
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + e.Work, "GOPATH=" + gopath, "GOFLAGS=", "GOTOOLCHAIN=local",
