@@ -348,14 +348,24 @@ func (p *parser) values(n *yaml.Node, path string) ([]Value, bool) {
 	return vs, ok
 }
 
-// compareOps maps every spelling of a comparison operator key.
-var compareOps = map[string]Op{
-	"eq": Eq, "equals": Eq, "==": Eq,
-	"ne": Ne, "not_equals": Ne, "!=": Ne,
-	"lt": Lt, "<": Lt,
-	"le": Le, "lte": Le, "<=": Le,
-	"gt": Gt, ">": Gt,
-	"ge": Ge, "gte": Ge, ">=": Ge,
+// compareOp returns the comparison operator an operator key spells (a
+// switch rather than a map: nothing to build at start-up).
+func compareOp(name string) (Op, bool) {
+	switch name {
+	case "eq", "equals", "==":
+		return Eq, true
+	case "ne", "not_equals", "!=":
+		return Ne, true
+	case "lt", "<":
+		return Lt, true
+	case "le", "lte", "<=":
+		return Le, true
+	case "gt", ">":
+		return Gt, true
+	case "ge", "gte", ">=":
+		return Ge, true
+	}
+	return "", false
 }
 
 // operators parses a mapping of operators on fact: the conjunction of one
@@ -366,7 +376,7 @@ func (p *parser) operators(fact string, n *yaml.Node, path string) Predicate {
 
 func (p *parser) operator(fact string, e entry, path string) Predicate {
 	name := e.key.Value
-	if op, found := compareOps[name]; found {
+	if op, found := compareOp(name); found {
 		right, ok := p.literal(e.value, path, true)
 		if !ok {
 			return nil

@@ -152,11 +152,26 @@ func decodeState(r *yamldoc.Reader, n *yaml.Node, path string) *StateSteps {
 	return st
 }
 
-// stepKeys lists the keys each step kind declares besides `kind`.
-var stepKeys = map[StepKind][]string{
-	KindLLM:      {"prompt", "description", "context", "scope", "skills", "harness"},
-	KindCommand:  {"run", "description", "evidence", "retries", "depends_on", "circuit_breaker"},
-	KindOperator: {"prompt", "description"},
+// The keys each step kind declares besides `kind` (slices, which the
+// linker lays out as data, where a map would be built at start-up).
+var (
+	llmKeys      = []string{"prompt", "description", "context", "scope", "skills", "harness"}
+	commandKeys  = []string{"run", "description", "evidence", "retries", "depends_on", "circuit_breaker"}
+	operatorKeys = []string{"prompt", "description"}
+)
+
+// stepKeys returns the keys a step of kind k declares besides `kind`, and
+// whether k is a step kind at all.
+func stepKeys(k StepKind) ([]string, bool) {
+	switch k {
+	case KindLLM:
+		return llmKeys, true
+	case KindCommand:
+		return commandKeys, true
+	case KindOperator:
+		return operatorKeys, true
+	}
+	return nil, false
 }
 
 func decodeStep(r *yamldoc.Reader, n *yaml.Node, path string) *Step {
@@ -174,7 +189,7 @@ func decodeStep(r *yamldoc.Reader, n *yaml.Node, path string) *Step {
 		return s
 	}
 	s.Kind = StepKind(kind)
-	keys, known := stepKeys[s.Kind]
+	keys, known := stepKeys(s.Kind)
 	if !known {
 		r.Invalid(kn, yamldoc.Key(path, "kind"), "`kind` must be one of command, llm, operator, found `%s`", kind)
 		return s

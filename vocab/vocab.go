@@ -21,21 +21,34 @@ var EvidenceKinds = []string{
 	"ess_conformance", "ess_conformance_v2", "ess_conformance_coverage_v1", "trace_conformance",
 }
 
-// legacyKinds maps legacy evidence-kind spellings to their canonical kind.
-var legacyKinds = map[string]string{
-	"test_execution":         "test_result",
-	"source_diff":            "diff",
-	"artifact_evidence":      "artifact",
-	"review_result":          "review",
-	"verification_record":    "verification",
-	"specification_record":   "specification",
-	"ess_conformance_result": "ess_conformance",
+// legacyKind returns the canonical kind a legacy evidence-kind spelling
+// stands for. It, like the other tables of this package, is written so
+// that the linker lays it out as data: a map would be built at the start
+// of every process that links the package (the transition hook's too).
+func legacyKind(kind string) (string, bool) {
+	switch kind {
+	case "test_execution":
+		return "test_result", true
+	case "source_diff":
+		return "diff", true
+	case "artifact_evidence":
+		return "artifact", true
+	case "review_result":
+		return "review", true
+	case "verification_record":
+		return "verification", true
+	case "specification_record":
+		return "specification", true
+	case "ess_conformance_result":
+		return "ess_conformance", true
+	}
+	return "", false
 }
 
 // CanonicalKind returns the canonical spelling of an evidence kind (legacy
 // spellings normalised) and whether it is a known kind at all.
 func CanonicalKind(kind string) (string, bool) {
-	if c, ok := legacyKinds[kind]; ok {
+	if c, ok := legacyKind(kind); ok {
 		return c, true
 	}
 	return kind, slices.Contains(EvidenceKinds, kind)
@@ -77,38 +90,52 @@ var MintableKinds = []string{"test_result", "static_analysis", "contract_result"
 // IsMintable reports whether a canonical kind is mintable.
 func IsMintable(kind string) bool { return slices.Contains(MintableKinds, kind) }
 
-// defaultVerifiers maps each canonical kind to the verifier classes that
-// establish it by default.
-var defaultVerifiers = map[string][]string{
-	"test_result":                 {"test-runner"},
-	"static_analysis":             {"static-analyzer", "compiler"},
-	"contract_result":             {"contract-runner"},
-	"property_test_result":        {"property-tester", "model-checker"},
-	"deployment_result":           {"policy-engine", "telemetry-query"},
-	"metric_observation":          {"telemetry-query"},
-	"health_observation":          {"telemetry-query"},
-	"approval":                    {"human-approval"},
-	"diff":                        {"compiler", "static-analyzer"},
-	"artifact":                    {"artifact-validator"},
-	"review":                      {"human-review"},
-	"verification":                {"policy-engine", "model-checker"},
-	"specification":               {"test-runner", "human-review"},
-	"ess_conformance":             {"conformance-runner"},
-	"ess_conformance_v2":          {"conformance-runner"},
-	"ess_conformance_coverage_v1": {"conformance-runner"},
-	"trace_conformance":           {"trace-checker"},
+// defaultVerifiers lists, for each canonical kind, the verifier classes
+// that establish it by default.
+var defaultVerifiers = []struct {
+	kind      string
+	verifiers []string
+}{
+	{"test_result", []string{"test-runner"}},
+	{"static_analysis", []string{"static-analyzer", "compiler"}},
+	{"contract_result", []string{"contract-runner"}},
+	{"property_test_result", []string{"property-tester", "model-checker"}},
+	{"deployment_result", []string{"policy-engine", "telemetry-query"}},
+	{"metric_observation", []string{"telemetry-query"}},
+	{"health_observation", []string{"telemetry-query"}},
+	{"approval", []string{"human-approval"}},
+	{"diff", []string{"compiler", "static-analyzer"}},
+	{"artifact", []string{"artifact-validator"}},
+	{"review", []string{"human-review"}},
+	{"verification", []string{"policy-engine", "model-checker"}},
+	{"specification", []string{"test-runner", "human-review"}},
+	{"ess_conformance", []string{"conformance-runner"}},
+	{"ess_conformance_v2", []string{"conformance-runner"}},
+	{"ess_conformance_coverage_v1", []string{"conformance-runner"}},
+	{"trace_conformance", []string{"trace-checker"}},
+}
+
+// verifiersOf returns the default verifier classes of kind (shared: not to
+// be modified).
+func verifiersOf(kind string) []string {
+	for _, d := range defaultVerifiers {
+		if d.kind == kind {
+			return d.verifiers
+		}
+	}
+	return nil
 }
 
 // DefaultVerifiers returns the verifier classes that establish a canonical
 // kind by default (nil for a kind with none, such as review_outcome).
-func DefaultVerifiers(kind string) []string { return slices.Clone(defaultVerifiers[kind]) }
+func DefaultVerifiers(kind string) []string { return slices.Clone(verifiersOf(kind)) }
 
 // KindsEstablishedBy returns, in specification order, the canonical kinds
 // whose default verifiers include v.
 func KindsEstablishedBy(v string) []string {
 	var kinds []string
 	for _, k := range EvidenceKinds {
-		if slices.Contains(defaultVerifiers[k], v) {
+		if slices.Contains(verifiersOf(k), v) {
 			kinds = append(kinds, k)
 		}
 	}

@@ -31,12 +31,22 @@ var CanonicalKinds = []string{
 	"executable-system-specification",
 }
 
-var kindAliases = map[string]string{
-	"adr":    "architecture-decision-record",
-	"prd":    "product-requirements",
-	"spec":   "specification",
-	"ess":    "executable-system-specification",
-	"review": "review-result",
+// kindAlias returns the kind an alias stands for (a switch: a map would be
+// built at the start of every process linking this package).
+func kindAlias(k string) (string, bool) {
+	switch k {
+	case "adr":
+		return "architecture-decision-record", true
+	case "prd":
+		return "product-requirements", true
+	case "spec":
+		return "specification", true
+	case "ess":
+		return "executable-system-specification", true
+	case "review":
+		return "review-result", true
+	}
+	return "", false
 }
 
 var designKinds = []string{"feature-design", "component-design", "architecture-design", "api-design", "data-design"}
@@ -45,7 +55,7 @@ var designKinds = []string{"feature-design", "component-design", "architecture-d
 // resolved) and whether it is acceptable: a named kind, an alias, or any
 // other kebab name (a custom kind).
 func CanonicalKind(k string) (string, bool) {
-	if c, ok := kindAliases[k]; ok {
+	if c, ok := kindAlias(k); ok {
 		return c, true
 	}
 	return k, ident.Valid(ident.Kebab, k)

@@ -24,9 +24,17 @@ const (
 // span in which a calendar day has begun somewhere (engine.md §6.3).
 const FutureTolerance = 14 * time.Hour
 
-// ProducerClasses are the producer tags, each with its name key.
-var ProducerClasses = map[string]string{
-	"verifier": "verifier", "agent": "id", "human": "id", "tool": "tool", "harness": "id",
+// producerKey returns the key that names a producer of class (a switch, not
+// a map, so that nothing is built at start-up), and whether class is one of
+// the producer tags.
+func producerKey(class string) (string, bool) {
+	switch class {
+	case "verifier", "tool":
+		return class, true
+	case "agent", "human", "harness":
+		return "id", true
+	}
+	return "", false
 }
 
 var producerOrder = []string{"agent", "harness", "human", "tool", "verifier"}
@@ -206,7 +214,7 @@ func readProducer(r *yamldoc.Reader, n *yaml.Node, path string) (Producer, bool)
 	if !ok {
 		return Producer{}, false
 	}
-	key, known := ProducerClasses[class]
+	key, known := producerKey(class)
 	if !known {
 		r.Invalid(cn, yamldoc.Key(path, "producer"), "`producer` must be one of %s, found %q", strings.Join(producerOrder, ", "), class)
 		return Producer{}, false
@@ -246,7 +254,8 @@ func (r Record) AppendJSON(b *bytes.Buffer) {
 	fmt.Fprintf(b, `,"observed_at":%d,"produced_at":%d,"producer":{"producer":`, r.ObservedAt, r.ProducedAt)
 	writeString(b, r.Producer.Class)
 	b.WriteByte(',')
-	writeString(b, ProducerClasses[r.Producer.Class])
+	key, _ := producerKey(r.Producer.Class)
+	writeString(b, key)
 	b.WriteByte(':')
 	writeString(b, r.Producer.Name)
 	b.WriteByte('}')
