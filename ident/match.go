@@ -27,21 +27,30 @@ func matches(c Charset, s string) bool {
 	if !isLower(s[0]) {
 		return false
 	}
-	comps := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '/' })
-	if len(comps) != strings.Count(s, ".")+strings.Count(s, "/")+1 {
-		return false // an empty component: a leading, trailing or repeated `.`/`/`
-	}
-	for _, comp := range comps {
-		if !component(comp, seps) {
-			return false
+	// Walk the components between `.` and `/` in place: this runs for every
+	// id of every document, so it splits nothing into a new slice.
+	var last string
+	several := false
+	for rest := s; ; {
+		i := strings.IndexAny(rest, "./")
+		comp := rest
+		if i >= 0 {
+			comp = rest[:i]
 		}
+		if comp == "" || !component(comp, seps) {
+			return false // an empty component: a leading, trailing or repeated `.`/`/`
+		}
+		if i < 0 {
+			last = comp
+			break
+		}
+		several, rest = true, rest[i+1:]
 	}
-	if len(comps) == 1 {
+	if !several {
 		return true
 	}
 	// The last component is a single run of digits only when it holds
 	// neither a separator nor a letter.
-	last := comps[len(comps)-1]
 	return strings.ContainsAny(last, seps) || strings.IndexFunc(last, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0
 }
 

@@ -55,3 +55,13 @@ func BenchmarkCheck(b *testing.B) {
 		_ = Check(Dotted, "adp/default")
 	}
 }
+
+// TestMatcherAllocatesNothing: every id of every document is matched, so
+// the matcher works in place.
+func TestMatcherAllocatesNothing(t *testing.T) {
+	for c := Kebab; c <= Loose; c++ {
+		if n := testing.AllocsPerRun(10, func() { _ = matches(c, "adp.tests_first/default-2") }); n != 0 {
+			t.Errorf("%v: %v allocations a match, want none", c, n)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func Key(path, key string) string {
 }
 
 // Index joins a document path and a sequence index: "a[3]".
-func Index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 func lastSegment(path string) string {
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
