@@ -194,7 +194,8 @@ func decodeState(r *yamldoc.Reader, key, n *yaml.Node, path string) *State {
 	if tn := m.Require("title"); tn != nil {
 		s.Title, _ = r.String(tn, yamldoc.Key(path, "title"))
 	}
-	s.Summary = optString(r, m.Get("summary"), yamldoc.Key(path, "summary"))
+	sn := m.Get("summary")
+	s.Summary = optString(r, sn, yamldoc.KeyOf(sn, path, "summary"))
 	if tn := m.Get("terminal"); tn != nil {
 		var ok bool
 		s.Terminal, ok = r.Bool(tn, yamldoc.Key(path, "terminal"))
@@ -204,13 +205,14 @@ func decodeState(r *yamldoc.Reader, key, n *yaml.Node, path string) *State {
 		s.Phases = phases(r, pn, yamldoc.Key(path, "phases"))
 	}
 	rn, key2 := m.GetAlias("requires", "require")
-	s.Requires = DecodeRequirementSet(r, rn, yamldoc.Key(path, key2))
-	s.Capabilities = DecodeCapabilityPolicy(r, m.Get("capabilities"), yamldoc.Key(path, "capabilities"))
+	s.Requires = DecodeRequirementSet(r, rn, yamldoc.KeyOf(rn, path, key2))
+	cn := m.Get("capabilities")
+	s.Capabilities = DecodeCapabilityPolicy(r, cn, yamldoc.KeyOf(cn, path, "capabilities"))
 	if in := m.Get("irreversible"); in != nil {
 		s.Irreversible, _ = r.Bool(in, yamldoc.Key(path, "irreversible"))
 	}
 	fn, key3 := m.GetAlias("on_failure", "failure_policy")
-	s.OnFailure = DecodeFailurePolicy(r, fn, yamldoc.Key(path, key3))
+	s.OnFailure = DecodeFailurePolicy(r, fn, yamldoc.KeyOf(fn, path, key3))
 	return s
 }
 
@@ -279,9 +281,10 @@ func decodeTransition(r *yamldoc.Reader, n *yaml.Node, path string) *Transition 
 		t.When = parsePredicate(r, wn, yamldoc.Key(path, "when"))
 	}
 	rn, key := m.GetAlias("requires", "require")
-	t.Requires = DecodeRequirementSet(r, rn, yamldoc.Key(path, key))
+	t.Requires = DecodeRequirementSet(r, rn, yamldoc.KeyOf(rn, path, key))
 	fn, key2 := m.GetAlias("on_failure", "failure_policy")
-	t.OnFailure = DecodeFailurePolicy(r, fn, yamldoc.Key(path, key2))
-	t.Description = optString(r, m.Get("description"), yamldoc.Key(path, "description"))
+	t.OnFailure = DecodeFailurePolicy(r, fn, yamldoc.KeyOf(fn, path, key2))
+	dn := m.Get("description")
+	t.Description = optString(r, dn, yamldoc.KeyOf(dn, path, "description"))
 	return t
 }

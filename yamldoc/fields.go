@@ -77,6 +77,17 @@ func Key(path, key string) string {
 	return path + "." + key
 }
 
+// KeyOf is Key(path, key) for the value n found under key, and "" when
+// there is none: nothing is ever reported at an absent value, and the
+// decoders of the documents a hook reads by the thousand would otherwise
+// join a path for every optional key a document leaves out.
+func KeyOf(n *yaml.Node, path, key string) string {
+	if n == nil {
+		return ""
+	}
+	return Key(path, key)
+}
+
 // Index joins a document path and a sequence index: "a[3]".
 func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 

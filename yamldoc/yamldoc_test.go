@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 func parseLines(t *testing.T, src string) []string {
@@ -322,5 +323,22 @@ func TestLineCountFastPath(t *testing.T) {
 		if got, want := lineCount([]byte(src)), lineCountByRule([]byte(src)); got != want {
 			t.Errorf("lineCount(%q) = %d, the rule counts %d", src, got, want)
 		}
+	}
+}
+
+// TestKeyOf: the path of a present value is Key's; an absent one has none.
+func TestKeyOf(t *testing.T) {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Value: "x"}
+	if got := KeyOf(n, "states.a", "summary"); got != "states.a.summary" {
+		t.Errorf("KeyOf(present) = %q", got)
+	}
+	if got := KeyOf(n, "", "summary"); got != "summary" {
+		t.Errorf("KeyOf(present, top level) = %q", got)
+	}
+	if got := KeyOf(nil, "states.a", "summary"); got != "" {
+		t.Errorf("KeyOf(absent) = %q, want none", got)
+	}
+	if got := Index("transitions", 12); got != "transitions[12]" {
+		t.Errorf("Index = %q", got)
 	}
 }
