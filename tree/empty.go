@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/suggest"
 )
 
 // CodeEmptyTree: the tree holds no document at all.
@@ -39,7 +40,7 @@ func (t *Tree) RequireDocuments() diag.List {
 		dirs = append(dirs, r.Dir+"/")
 	}
 	d := diag.Errorf(CodeEmptyTree, "the tree at `%s` holds no documents: none of %s holds a .yaml, .yml or .json file",
-		t.Root, orJoin(dirs)).WithPath("--root")
+		t.Root, suggest.OrList(dirs)).WithPath("--root")
 	if near := NearbyTrees(t.Root); len(near) > 0 {
 		quoted := make([]string, len(near))
 		for i, n := range near {
@@ -49,7 +50,7 @@ func (t *Tree) RequireDocuments() diag.List {
 		if len(near) > 1 {
 			which = "give one as the root"
 		}
-		d = d.WithHint("%s a document tree; %s (--root %s)", orJoin(quoted)+holdVerb(len(near)), which, near[0])
+		d = d.WithHint("%s a document tree; %s (--root %s)", suggest.OrList(quoted)+holdVerb(len(near)), which, near[0])
 	} else {
 		d = d.WithHint("give as the root the directory that holds protocols/, workflows/, drivers/ and the others")
 	}
@@ -61,14 +62,6 @@ func holdVerb(n int) string {
 		return " holds"
 	}
 	return " hold"
-}
-
-// orJoin joins names as "a, b or c".
-func orJoin(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // NearbyTrees returns up to three directories near root that hold a tree

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/transition"
 )
 
@@ -259,7 +260,7 @@ func unknownVerb(cmd *cobra.Command, args []string) error {
 	var msg string
 	switch {
 	case len(args) == 0:
-		msg = fmt.Sprintf("%q needs a verb: %s (see %q)", cmd.CommandPath(), orList(verbs), cmd.CommandPath()+" --help")
+		msg = fmt.Sprintf("%q needs a verb: %s (see %q)", cmd.CommandPath(), suggest.OrList(verbs), cmd.CommandPath()+" --help")
 	default:
 		msg = fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
 		if cmd.SuggestionsMinimumDistance <= 0 {
@@ -270,21 +271,10 @@ func unknownVerb(cmd *cobra.Command, args []string) error {
 		} else if !cmd.HasParent() {
 			msg += fmt.Sprintf(" (see %q)", cmd.CommandPath()+" --help")
 		} else {
-			msg += "; its verbs are " + orList(verbs)
+			msg += "; its verbs are " + suggest.OrList(verbs)
 		}
 	}
 	return errors.New(msg)
-}
-
-// orList joins names as "a, b or c".
-func orList(names []string) string {
-	switch len(names) {
-	case 0:
-		return "none"
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // underDrive reports whether cmd is `aepflow drive` or one of its verbs:

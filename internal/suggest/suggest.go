@@ -181,3 +181,12 @@ func List(candidates []string) string {
 	}
 	return strings.Join(candidates[:MaxListed], ", ") + ", … and " + strconv.Itoa(len(candidates)-MaxListed) + " more"
 }
+
+// OrList joins names for a message as "a, b or c" ("a" alone, "" for none):
+// how a hint lists the choices a person has.
+func OrList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

@@ -118,3 +118,16 @@ func TestList(t *testing.T) {
 		t.Errorf("List of 25 = %q; want %q", got, want)
 	}
 }
+
+func TestOrList(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a or b"}, {[]string{"a", "b", "c"}, "a, b or c"},
+	} {
+		if got := OrList(c.names); got != c.want {
+			t.Errorf("OrList(%q) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}
