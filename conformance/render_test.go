@@ -2,8 +2,6 @@ package conformance
 
 import (
 	"bytes"
-	"encoding/xml"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -110,49 +108,6 @@ var renderCases = []Case{
 	{Name: "render/corpus-goldens", Shared: true, Check: renderCorpusGoldens},
 }
 
-// svgNodeTitles returns the titles of the SVG's node groups, sorted, and
-// the number of its edge groups.
-func svgNodeTitles(t *testing.T, svg []byte) ([]string, int) {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(svg))
-	dec.Strict = true
-	var titles []string
-	edges := 0
-	group, inTitle := "", false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("svg is not well-formed XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if tok.Name.Local == "g" {
-				group = ""
-				for _, a := range tok.Attr {
-					if a.Name.Local == "class" {
-						group = a.Value
-					}
-				}
-				if group == "edge" {
-					edges++
-				}
-			}
-			inTitle = tok.Name.Local == "title" && group == "node"
-		case xml.CharData:
-			if inTitle {
-				titles = append(titles, string(tok))
-			}
-		case xml.EndElement:
-			inTitle = false
-		}
-	}
-	slices.Sort(titles)
-	return titles, edges
-}
-
 func renderingSpec(t *testing.T, e *Env) string {
 	return string(readFile(t, e.SharedPath("spec", "rendering.md")))
 }
@@ -235,4 +190,11 @@ func renderCorpusGoldens(t *testing.T, e *Env) {
 	}
 	testkit.Golden(t, filepath.Join("testdata", "render", "adp-default-clusters.dot.golden"), render.DOT(w, render.Options{ClusterPhases: true}), *update)
 	testkit.Golden(t, filepath.Join("testdata", "render", "adp-default-overlay.mmd.golden"), render.Mermaid(w, render.Options{Overlay: ov}), *update)
+}
+
+// svgNodeTitles returns the titles of the SVG's node groups, sorted, and
+// the number of its edge groups.
+func svgNodeTitles(t *testing.T, svg []byte) ([]string, int) {
+	t.Helper()
+	return slices.Sorted(slices.Values(testkit.SVGTitles(t, svg, "node"))), len(testkit.SVGTitles(t, svg, "edge"))
 }

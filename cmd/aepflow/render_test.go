@@ -2,16 +2,16 @@ package main
 
 import (
 	"bytes"
-	"encoding/xml"
 	"image/png"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 // TestRenderHookBinaryHasNoGraphviz asserts rendering.md §6.3: the binary
@@ -114,49 +114,6 @@ func buildCompanion(t *testing.T) {
 	t.Setenv(renderCompanionEnv, bin)
 }
 
-// svgNodeTitles returns the titles of the SVG's node groups, sorted, and
-// the number of its edge groups.
-func svgNodeTitles(t *testing.T, svg []byte) ([]string, int) {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(svg))
-	dec.Strict = true
-	var titles []string
-	edges := 0
-	group, inTitle := "", false
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("svg is not well-formed XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if tok.Name.Local == "g" {
-				group = ""
-				for _, a := range tok.Attr {
-					if a.Name.Local == "class" {
-						group = a.Value
-					}
-				}
-				if group == "edge" {
-					edges++
-				}
-			}
-			inTitle = tok.Name.Local == "title" && group == "node"
-		case xml.CharData:
-			if inTitle {
-				titles = append(titles, string(tok))
-			}
-		case xml.EndElement:
-			inTitle = false
-		}
-	}
-	sort.Strings(titles)
-	return titles, edges
-}
-
 func TestRenderSVGAndPNG(t *testing.T) {
 	buildCompanion(t)
 	root := renderTree(t)
@@ -247,4 +204,11 @@ func TestRenderCompanionTimeBound(t *testing.T) {
 	if out.Len() != 0 {
 		t.Errorf("stdout %q", out.String())
 	}
+}
+
+// svgNodeTitles returns the titles of the SVG's node groups, sorted, and
+// the number of its edge groups.
+func svgNodeTitles(t *testing.T, svg []byte) ([]string, int) {
+	t.Helper()
+	return slices.Sorted(slices.Values(testkit.SVGTitles(t, svg, "node"))), len(testkit.SVGTitles(t, svg, "edge"))
 }

@@ -231,3 +231,16 @@ func TestFixturesFail(t *testing.T) {
 		})
 	}
 }
+
+func TestSVGTitles(t *testing.T) {
+	svg := []byte(`<svg><g class="graph"><title>g</title>` +
+		`<g class="node"><title>a</title><text>A</text></g>` +
+		`<g class="node"><title>b</title></g>` +
+		`<g class="edge"><title>a&#45;&gt;b</title></g></g></svg>`)
+	if got := SVGTitles(t, svg, "node"); strings.Join(got, ",") != "a,b" {
+		t.Errorf("nodes %q, want a,b", got)
+	}
+	if got := SVGTitles(t, svg, "edge"); strings.Join(got, ",") != "a->b" {
+		t.Errorf("edges %q, want a->b", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/render"
 	"github.com/aepflow/aepflow/workflow"
@@ -99,7 +100,7 @@ func TestGenerated200(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if nodes := svgTitles(t, svg, "node"); len(nodes) != 201 {
+	if nodes := testkit.SVGTitles(t, svg, "node"); len(nodes) != 201 {
 		t.Errorf("%d node groups, want 200 states + the initial marker", len(nodes))
 	}
 }

@@ -2,11 +2,9 @@ package graphviz
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"image/png"
-	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -27,57 +25,16 @@ const small = `digraph "t" {
 }
 `
 
-// svgTitles returns the <title> texts of the SVG's groups of class cls.
-func svgTitles(t *testing.T, svg []byte, cls string) []string {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(svg))
-	dec.Strict = true
-	var titles []string
-	var inGroup, inTitle bool
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("svg is not well-formed XML: %v", err)
-		}
-		switch tok := tok.(type) {
-		case xml.StartElement:
-			if tok.Name.Local == "g" {
-				inGroup = false
-				for _, a := range tok.Attr {
-					if a.Name.Local == "class" && a.Value == cls {
-						inGroup = true
-					}
-				}
-			}
-			if tok.Name.Local == "title" && inGroup {
-				inTitle = true
-			}
-		case xml.CharData:
-			if inTitle {
-				titles = append(titles, string(tok))
-			}
-		case xml.EndElement:
-			if tok.Name.Local == "title" {
-				inTitle, inGroup = false, false
-			}
-		}
-	}
-	return titles
-}
-
 func TestRenderSVG(t *testing.T) {
 	svg, err := Render([]byte(small), "svg")
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := svgTitles(t, svg, "node")
+	nodes := testkit.SVGTitles(t, svg, "node")
 	if got := strings.Join(nodes, ","); got != "__initial,a,b" {
 		t.Errorf("node titles = %q, want __initial,a,b", got)
 	}
-	if edges := svgTitles(t, svg, "edge"); len(edges) != 3 {
+	if edges := testkit.SVGTitles(t, svg, "edge"); len(edges) != 3 {
 		t.Errorf("edge groups = %q, want 3", edges)
 	}
 }
