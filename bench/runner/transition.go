@@ -27,26 +27,34 @@ import (
 // (cgo on where a C compiler is, since pflag imports net); and the
 // start-up alone of each binary (`aepflow version`, `aepflow-hook --help`)
 // against the floor's whole run.
+// hookRounds is the rounds of each hook pair by tree size: a round on the
+// fixture tree takes ten milliseconds, and a median over a few dozen of
+// them still moves by several percent from one run of bench/run to the
+// next on a shared machine; hundreds settle it for the same few seconds a
+// round on the 100× tree takes.
+var hookRounds = map[int]int{1: 201, 10: 101, 100: 41}
+
 func init() {
 	versus := map[string]*Versus{}
+	rounds1 := hookRounds[1]
 	for _, k := range []int{1, 10, 100} {
 		versus[fmt.Sprintf("hook-%03d", k)] = &Versus{
 			A: fmt.Sprintf("floor (`transition/testdata/minimal`), %d× tree", k),
-			B: fmt.Sprintf("`aepflow-hook`, %d× tree", k), Rounds: 31,
+			B: fmt.Sprintf("`aepflow-hook`, %d× tree", k), Rounds: hookRounds[k],
 			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookProgram) }}
 	}
 	versus["plain-001"] = &Versus{
 		A: "floor, 1× tree",
-		B: "`aepflow-hook` built without `-ldflags=\"-s -w\"`, 1× tree", Rounds: 31,
+		B: "`aepflow-hook` built without `-ldflags=\"-s -w\"`, 1× tree", Rounds: rounds1,
 		Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, 1, hookProgramBuilt()) }}
 	for _, k := range []int{1, 100} {
 		versus[fmt.Sprintf("verb-%03d", k)] = &Versus{
 			A: fmt.Sprintf("floor, %d× tree", k),
-			B: fmt.Sprintf("`aepflow drive transition`, %d× tree", k), Rounds: 31,
+			B: fmt.Sprintf("`aepflow drive transition`, %d× tree", k), Rounds: hookRounds[k],
 			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookVerb(StaticBuild)) }}
 		versus[fmt.Sprintf("cgo-%03d", k)] = &Versus{
 			A: fmt.Sprintf("floor, %d× tree", k),
-			B: fmt.Sprintf("`aepflow drive transition`, default build (cgo), %d× tree", k), Rounds: 31,
+			B: fmt.Sprintf("`aepflow drive transition`, default build (cgo), %d× tree", k), Rounds: hookRounds[k],
 			Setup: func(w *Work) (Proc, Proc, error) { return hookPair(w, k, hookVerb("")) }}
 	}
 	startOf := func(pkg string, args []string, exit int, flags ...string) func(w *Work) (Proc, Proc, error) {
@@ -60,10 +68,10 @@ func init() {
 		}
 	}
 	versus["start"] = &Versus{
-		A: "floor, 1× tree (the whole run)", B: "`aepflow version` (start-up alone)", Rounds: 31,
+		A: "floor, 1× tree (the whole run)", B: "`aepflow version` (start-up alone)", Rounds: rounds1,
 		Setup: startOf("./cmd/aepflow", []string{"version"}, 0)}
 	versus["start-hook"] = &Versus{
-		A: "floor, 1× tree (the whole run)", B: "`aepflow-hook --help` (start-up alone)", Rounds: 31,
+		A: "floor, 1× tree (the whole run)", B: "`aepflow-hook --help` (start-up alone)", Rounds: rounds1,
 		Setup: startOf("./cmd/aepflow-hook", []string{"--help"}, 1, StripFlags...)}
 	register(&Page{
 		Name: "transition",
