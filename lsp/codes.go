@@ -1,11 +1,6 @@
 package lsp
 
 import (
-	"io/fs"
-	"sync"
-
-	"github.com/aepflow/aepflow/diag/sarif"
-	"github.com/aepflow/aepflow/docs"
 	"github.com/aepflow/aepflow/internal/rules"
 	"github.com/aepflow/aepflow/tree"
 )
@@ -15,24 +10,13 @@ import (
 // such as unknown_state is documented for workflows and step maps apart.
 const workflowPage = "codes-workflow.md"
 
-var (
-	workflowOnce  sync.Once
-	workflowRules map[string]sarif.Rule
-)
-
 // docsURL returns the link to a code's documentation for a document of
 // kind: the section of the workflow page for a workflow's code it
 // documents, else what SARIF links (internal/rules, the one mapping from a
 // code to its section, with its fallback for a code no page documents).
 func docsURL(kind tree.Kind, code string) string {
 	if kind == tree.KindWorkflow {
-		workflowOnce.Do(func() {
-			data, err := fs.ReadFile(docs.CodePages, workflowPage)
-			if err == nil {
-				workflowRules = rules.Parse(workflowPage, string(data))
-			}
-		})
-		if r, ok := workflowRules[code]; ok {
+		if r, ok := rules.LookupOn(workflowPage, code); ok {
 			return r.HelpURI
 		}
 	}

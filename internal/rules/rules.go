@@ -39,7 +39,8 @@ var heading = sync.OnceValue(func() *regexp.Regexp {
 
 var (
 	once    sync.Once
-	catalog map[string]sarif.Rule
+	catalog map[string]sarif.Rule            // each code's first section, pages in docs.CodePageOrder
+	byPage  map[string]map[string]sarif.Rule // every page's own sections
 )
 
 // Lookup returns the rule of code: from its section when a code page has
@@ -54,6 +55,16 @@ func Lookup(code string) sarif.Rule {
 	return sarif.Rule{Short: words, Full: words + ".", HelpURI: DocsBase + fallbackPage}
 }
 
+// LookupOn returns the rule of code from its section on page, and whether
+// that page documents it: a code such as unknown_state has a section for
+// workflows and another for step maps, and an editor links the one of the
+// document at hand.
+func LookupOn(page, code string) (sarif.Rule, bool) {
+	once.Do(load)
+	r, ok := byPage[page][code]
+	return r, ok
+}
+
 // Documented reports whether code has a section on a code page.
 func Documented(code string) bool {
 	once.Do(load)
@@ -63,12 +74,14 @@ func Documented(code string) bool {
 
 func load() {
 	catalog = map[string]sarif.Rule{}
+	byPage = map[string]map[string]sarif.Rule{}
 	for _, page := range docs.CodePageOrder {
 		data, err := fs.ReadFile(docs.CodePages, page)
 		if err != nil {
 			panic("rules: the embedded page " + page + " is missing: " + err.Error())
 		}
-		for code, r := range Parse(page, string(data)) {
+		byPage[page] = Parse(page, string(data))
+		for code, r := range byPage[page] {
 			if _, dup := catalog[code]; !dup {
 				catalog[code] = r
 			}

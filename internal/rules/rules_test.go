@@ -94,3 +94,21 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Repository %q", Repository)
 	}
 }
+
+// TestLookupOn: a code documented on two pages has a rule on each, and
+// Lookup takes the first page's.
+func TestLookupOn(t *testing.T) {
+	w, ok := LookupOn("codes-workflow.md", "unknown_state")
+	if !ok || w.HelpURI != DocsBase+"codes-workflow.md#unknown_state" {
+		t.Errorf("workflow page: %+v, %v", w, ok)
+	}
+	if d, ok := LookupOn("codes-documents.md", "unknown_state"); !ok || d.HelpURI != Lookup("unknown_state").HelpURI || d.HelpURI == w.HelpURI {
+		t.Errorf("documents page: %+v, %v (Lookup %+v)", d, ok, Lookup("unknown_state"))
+	}
+	if _, ok := LookupOn("codes-workflow.md", "nothing_to_run"); ok {
+		t.Error("the workflow page does not document nothing_to_run (a projection code)")
+	}
+	if _, ok := LookupOn("no-such-page.md", "unknown_state"); ok {
+		t.Error("a page that does not exist documents nothing")
+	}
+}
