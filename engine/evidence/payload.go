@@ -49,9 +49,9 @@ var schemas = []schema{
 	{"test_result", []field{{key: "suite", typ: tString, required: true}, {key: "passed", typ: tUint, def: 0.0}, {key: "failed", typ: tUint, def: 0.0}, {key: "skipped", typ: tUint, def: 0.0}, {key: "duration_ms", typ: tUint}, {key: "selector", typ: tString}}},
 	{"static_analysis", []field{{key: "tool", typ: tString}, {key: "errors", typ: tUint, def: 0.0}, {key: "warnings", typ: tUint, def: 0.0}}},
 	{"contract_result", []field{{key: "checked", typ: tUint, def: 0.0}, {key: "failed", typ: tUint, def: 0.0}, {key: "breaking_changes", typ: tUint, def: 0.0}, {key: "consumer", typ: tString}, {key: "provider", typ: tString}}},
-	{"property_test_result", []field{{key: "property", typ: tString, required: true}, {key: "cases", typ: tUint, def: 0.0}, {key: "seed", typ: tString}, {key: "status", typ: tString, required: true, enum: []string{"passed", "failed", "inconclusive", "skipped"}}, {key: "counterexamples", typ: tAny}}},
+	{"property_test_result", []field{{key: "property", typ: tString, required: true}, {key: "cases", typ: tUint, def: 0.0}, {key: "seed", typ: tString}, {key: "status", typ: tString, required: true, enum: statuses}, {key: "counterexamples", typ: tAny}}},
 	{"diff", []field{{key: "files_changed", typ: tUint, def: 0.0}, {key: "lines_added", typ: tUint, def: 0.0}, {key: "lines_removed", typ: tUint, def: 0.0}, {key: "revision_before", typ: tString}, {key: "revision_after", typ: tString}, {key: "paths", typ: tList}}},
-	{"verification", []field{{key: "claim", typ: tString, required: true}, {key: "verifier", typ: tString, required: true}, {key: "status", typ: tString, required: true, enum: []string{"passed", "failed", "inconclusive", "skipped"}}, {key: "subject", typ: tString}, {key: "counterexamples", typ: tAny}}},
+	{"verification", []field{{key: "claim", typ: tString, required: true}, {key: "verifier", typ: tString, required: true}, {key: "status", typ: tString, required: true, enum: statuses}, {key: "subject", typ: tString}, {key: "counterexamples", typ: tAny}}},
 	{"specification", []field{{key: "artifact", typ: tString}, {key: "satisfied", typ: tBool, required: true}, {key: "requirements_total", typ: tUint}, {key: "requirements_satisfied", typ: tUint}, {key: "unsatisfied", typ: tAny}}},
 	{"review", []field{{key: "subject", typ: tString, required: true}, {key: "subject_kind", typ: tString}, {key: "reviewer", typ: tAny, required: true}, {key: "disposition", typ: tString, required: true, enum: []string{"approved", "changes_requested", "rejected"}}, {key: "findings", typ: tAny}, {key: "reviewed_version", typ: tString}, {key: "reviewed_revision", typ: tString}}},
 	{"approval", []field{{key: "approval", typ: tString, required: true}, {key: "approver", typ: tAny, required: true}, {key: "decision", typ: tString, required: true, enum: []string{"granted", "denied"}}, {key: "subject", typ: tString}, {key: "note", typ: tString}}},
@@ -60,8 +60,11 @@ var schemas = []schema{
 	{"deployment_result", []field{{key: "environment", typ: tString, required: true}, {key: "revision", typ: tString, required: true}, {key: "previous_revision", typ: tString}, {key: "status", typ: tString, required: true}}},
 	{"metric_observation", []field{{key: "metric", typ: tString, required: true}, {key: "value", typ: tNumber, required: true}, {key: "unit", typ: tString}, {key: "service", typ: tString}}},
 	{"health_observation", []field{{key: "service", typ: tString, required: true}, {key: "health", typ: tString, required: true}}},
-	{"ess_conformance", []field{{key: "status", typ: tString, required: true, enum: []string{"passed", "failed", "inconclusive", "skipped"}}, {key: "spec_version", typ: tString}, {key: "spec_digest", typ: tString}, {key: "scenarios_total", typ: tUint, def: 0.0}, {key: "scenarios_failed", typ: tUint, def: 0.0}}},
+	{"ess_conformance", []field{{key: "status", typ: tString, required: true, enum: statuses}, {key: "spec_version", typ: tString}, {key: "spec_digest", typ: tString}, {key: "scenarios_total", typ: tUint, def: 0.0}, {key: "scenarios_failed", typ: tUint, def: 0.0}}},
 }
+
+// statuses are the values of a verification's status and its kin.
+var statuses = []string{"passed", "failed", "inconclusive", "skipped"}
 
 // schemaOf returns kind's closed key set, or false for an opaque payload.
 func schemaOf(kind string) ([]field, bool) {
