@@ -3,7 +3,6 @@ package conformance
 import (
 	"bytes"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +41,7 @@ var renderCases = []Case{
 	{Name: "render/project-svg", Setup: projectTree, Steps: []Step{
 		// aepflow runs its companion aepflow-render, found beside it.
 		{Args: []string{"aepflow", "render", "--root", "tree", "--id", "fx/flow"}, Then: func(t *testing.T, e *Env, r Result) {
-			if titles, _ := svgNodeTitles(t, []byte(r.Stdout)); strings.Join(titles, ",") != fxStates {
+			if titles, _ := testkit.SVGGraph(t, []byte(r.Stdout)); strings.Join(titles, ",") != fxStates {
 				t.Errorf("node titles = %v, want %s", titles, fxStates)
 			}
 		}},
@@ -57,7 +56,7 @@ var renderCases = []Case{
 		writeFile(t, e, "g.dot", "digraph g {\n  a -> b;\n}\n")
 	}, Steps: []Step{
 		{Args: []string{"aepflow-render", "--format", "svg", "--out", "g.svg"}, Stdin: "digraph g {\n  a -> b;\n}\n", Then: func(t *testing.T, e *Env, r Result) {
-			if titles, edges := svgNodeTitles(t, readFile(t, e.WorkPath("g.svg"))); strings.Join(titles, ",") != "a,b" || edges != 1 {
+			if titles, edges := testkit.SVGGraph(t, readFile(t, e.WorkPath("g.svg"))); strings.Join(titles, ",") != "a,b" || edges != 1 {
 				t.Errorf("g.svg: nodes %v, %d edges", titles, edges)
 			}
 		}},
@@ -82,7 +81,7 @@ var renderCases = []Case{
 	// From cmd/aepflow/render_test.go: the corpus workflow as SVG.
 	{Name: "render/corpus-svg", Shared: true, Steps: []Step{
 		{Args: []string{"aepflow", "render", "--id", "adp/default/2", "--root", "$SHARED/corpus/tree", "--format", "svg"}, Then: func(t *testing.T, e *Env, r Result) {
-			titles, edges := svgNodeTitles(t, []byte(r.Stdout))
+			titles, edges := testkit.SVGGraph(t, []byte(r.Stdout))
 			want := "__initial,adversarial_verify,complete,declined,decompose,establish_verifiers,implement,receive,review,specify,verify"
 			if got := strings.Join(titles, ","); got != want {
 				t.Errorf("node titles = %s, want %s", got, want)
@@ -190,11 +189,4 @@ func renderCorpusGoldens(t *testing.T, e *Env) {
 	}
 	testkit.Golden(t, filepath.Join("testdata", "render", "adp-default-clusters.dot.golden"), render.DOT(w, render.Options{ClusterPhases: true}), *update)
 	testkit.Golden(t, filepath.Join("testdata", "render", "adp-default-overlay.mmd.golden"), render.Mermaid(w, render.Options{Overlay: ov}), *update)
-}
-
-// svgNodeTitles returns the titles of the SVG's node groups, sorted, and
-// the number of its edge groups.
-func svgNodeTitles(t *testing.T, svg []byte) ([]string, int) {
-	t.Helper()
-	return slices.Sorted(slices.Values(testkit.SVGTitles(t, svg, "node"))), len(testkit.SVGTitles(t, svg, "edge"))
 }

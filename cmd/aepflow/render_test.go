@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,7 +120,7 @@ func TestRenderSVGAndPNG(t *testing.T) {
 	if code := run([]string{"render", "--id", "demo/pic", "--root", root, "--clusters", "phases"}, nil, &out, &errb); code != exitOK {
 		t.Fatalf("svg: exit %d: %s", code, errb.String())
 	}
-	titles, edges := svgNodeTitles(t, out.Bytes())
+	titles, edges := testkit.SVGGraph(t, out.Bytes())
 	if got := strings.Join(titles, ","); got != "__initial,check,done,start,work" {
 		t.Errorf("svg node titles = %s", got)
 	}
@@ -204,11 +203,4 @@ func TestRenderCompanionTimeBound(t *testing.T) {
 	if out.Len() != 0 {
 		t.Errorf("stdout %q", out.String())
 	}
-}
-
-// svgNodeTitles returns the titles of the SVG's node groups, sorted, and
-// the number of its edge groups.
-func svgNodeTitles(t *testing.T, svg []byte) ([]string, int) {
-	t.Helper()
-	return slices.Sorted(slices.Values(testkit.SVGTitles(t, svg, "node"))), len(testkit.SVGTitles(t, svg, "edge"))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"slices"
 	"testing"
 )
 
@@ -44,4 +45,11 @@ func SVGTitles(t testing.TB, svg []byte, cls string) []string {
 			inTitle = false
 		}
 	}
+}
+
+// SVGGraph returns the titles of the SVG's node groups, sorted, and the
+// number of its edge groups: the shape of a rendered workflow.
+func SVGGraph(t testing.TB, svg []byte) ([]string, int) {
+	t.Helper()
+	return slices.Sorted(slices.Values(SVGTitles(t, svg, "node"))), len(SVGTitles(t, svg, "edge"))
 }

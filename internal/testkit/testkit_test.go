@@ -243,4 +243,7 @@ func TestSVGTitles(t *testing.T) {
 	if got := SVGTitles(t, svg, "edge"); strings.Join(got, ",") != "a->b" {
 		t.Errorf("edges %q, want a->b", got)
 	}
+	if nodes, edges := SVGGraph(t, svg); strings.Join(nodes, ",") != "a,b" || edges != 1 {
+		t.Errorf("graph %q, %d edges, want a,b and 1", nodes, edges)
+	}
 }
