@@ -33,7 +33,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, "\x00")
 		var opts transition.Options
-		_, err := parse(args, &opts)
+		var version bool
+		_, err := parse(args, &opts, &version)
 		if err != nil {
 			if line := usageLine(err); !errors.Is(err, flag.ErrHelp) && strings.ContainsAny(line, "\r\n") {
 				t.Errorf("parse(%q): a message of more than one line: %q", args, line)

@@ -13,8 +13,8 @@
 //
 // Exit codes are the hook protocol's (engine.md §8.6): 0 proceed, stdout
 // empty; 2 refuse, stdout exactly {"reason":"…"} and a newline; 1 cannot
-// answer, one line on stderr. Usage errors and --help exit 1 too: 0 means
-// "proceed" and 2 must carry a reason.
+// answer, one line on stderr. Usage errors, --help and --version exit 1
+// too: 0 means "proceed" and 2 must carry a reason.
 package hookmain
 
 import (
@@ -24,6 +24,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/aepflow/aepflow/internal/buildinfo"
 	"github.com/aepflow/aepflow/internal/diagline"
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/transition"
@@ -49,13 +50,18 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	var opts transition.Options
-	fs, err := parse(args, &opts)
+	var version bool
+	fs, err := parse(args, &opts, &version)
 	if errors.Is(err, flag.ErrHelp) {
 		writeUsage(stdout, fs)
 		return exitCannot
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %s\n", Name, usageLine(err))
+		return exitCannot
+	}
+	if version {
+		fmt.Fprintln(stdout, buildinfo.Read().Line(Name))
 		return exitCannot
 	}
 	out := transition.Consult(stdin, opts)
@@ -76,10 +82,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 func usageLine(err error) string { return diagline.Fold(err.Error()) }
 
 // parse reads args into opts: the hook's flags only, each value checked
-// (transition.CheckValue), no positional argument.
-func parse(args []string, opts *transition.Options) (*flag.FlagSet, error) {
+// (transition.CheckValue), no positional argument; version is set by
+// --version, which the verb's flags do not have (aepflow has its own).
+func parse(args []string, opts *transition.Options, version *bool) (*flag.FlagSet, error) {
 	fs := flag.NewFlagSet(Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	fs.BoolVar(version, "version", false, "print the program's version, commit, build date and Go version, and exit 1")
 	flags := opts.Flags()
 	for _, fl := range flags {
 		if fl.List != nil {
@@ -114,9 +122,9 @@ func flagError(err error, flags []transition.Flag) error {
 			return fmt.Errorf("unknown shorthand flag -%s", name)
 		}
 		msg = "unknown flag --" + name
-		names := make([]string, len(flags))
-		for i, fl := range flags {
-			names[i] = fl.Name
+		names := []string{"version"}
+		for _, fl := range flags {
+			names = append(names, fl.Name)
 		}
 		if best, ok := suggest.Closest(name, names); ok {
 			msg += "; did you mean --" + best + "?"
@@ -142,20 +150,24 @@ file when it is installed beside aepflow.
 Usage:
   aepflow-hook [--project DIR] [--run TASK/N] [--root DIR] [--task FILE]
                [--store DIR] [--map FILE|ID] [--plugin-dir DIR]... < hook.json
+  aepflow-hook --help | --version
 
 Flags:
 `)
 	fs.VisitAll(func(f *flag.Flag) {
 		placeholder, usage := flag.UnquoteUsage(f)
-		fmt.Fprintf(&b, "  --%s %s\n        %s\n", f.Name, placeholder, usage)
+		if placeholder != "" {
+			placeholder = " " + placeholder
+		}
+		fmt.Fprintf(&b, "  --%s%s\n        %s\n", f.Name, placeholder, usage)
 	})
 	b.WriteString(`
 Exit codes:
   0  proceed; stdout is empty
   2  refuse; stdout is exactly {"reason":"…"} and a newline
   1  cannot answer (bad stdin, moment, project, documents, task, store, run,
-     --map or flags), and --help; one line on stderr. The harness reads it
-     as a refusal.
+     --map or flags; one line on stderr), and --help and --version (printed
+     on stdout). The harness reads it as a refusal.
 
 Example:
   echo '{"hook":"transition","path":"root.implement","moment":"leave","failed":false}' |

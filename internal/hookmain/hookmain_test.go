@@ -9,7 +9,7 @@ import (
 // TestRunAnswersWithoutAProject runs the program in process: a hook point
 // other than transition proceeds (exit 0, nothing printed), a stdin that
 // is not JSON cannot be answered (exit 1, one line on stderr), and --help
-// exits 1 with the help on stdout.
+// and --version exit 1 with the help or the version line on stdout.
 func TestRunAnswersWithoutAProject(t *testing.T) {
 	for _, c := range []struct {
 		name, stdin string
@@ -21,6 +21,8 @@ func TestRunAnswersWithoutAProject(t *testing.T) {
 		{"other hook point", `{"hook":"before_call"}`, []string{"--project", "nowhere"}, 0, "", ""},
 		{"not JSON", "nope", nil, 1, "", "aepflow-hook: stdin is not the loop's JSON: "},
 		{"help", "", []string{"--help"}, 1, "aepflow-hook answers", ""},
+		{"version", `{"hook":"before_call"}`, []string{"--version"}, 1, "aepflow-hook ", ""},
+		{"misspelt version", "", []string{"--versoin"}, 1, "", "aepflow-hook: unknown flag --versoin; did you mean --version?\n"},
 		{"usage", "", []string{"--run"}, 1, "", "aepflow-hook: --run needs a value\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
