@@ -224,6 +224,46 @@ func TestWriteFileThroughALink(t *testing.T) {
 	assertNoTemps(t, dir)
 }
 
+// TestWriteAtomicWindow covers what may change between WriteFile's checks
+// and its rename. A destination that has become a directory makes the
+// rename fail: the directory and what it holds are untouched and the
+// temporary file is gone. A destination that has become a symbolic link to
+// an input is replaced as a name, never written through: the input keeps
+// its bytes.
+func TestWriteAtomicWindow(t *testing.T) {
+	dir := t.TempDir()
+	becameDir := filepath.Join(dir, "out.svg")
+	if err := os.MkdirAll(filepath.Join(becameDir, "kept"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAtomic(becameDir, []byte("new"), 0o644); err == nil {
+		t.Fatal("the rename over a non-empty directory succeeded")
+	}
+	if info, err := os.Stat(filepath.Join(becameDir, "kept")); err != nil || !info.IsDir() {
+		t.Errorf("the directory was changed: %v %v", info, err)
+	}
+	assertNoTemps(t, dir)
+
+	input := filepath.Join(dir, "in.yaml")
+	if err := os.WriteFile(input, []byte("input\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	becameLink := filepath.Join(dir, "out.json")
+	if err := os.Symlink("in.yaml", becameLink); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAtomic(becameLink, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(input); string(data) != "input\n" {
+		t.Errorf("the input was written through the link: %q", data)
+	}
+	if info, err := os.Lstat(becameLink); err != nil || !info.Mode().IsRegular() {
+		t.Errorf("the link was not replaced by the new file: %v %v", info, err)
+	}
+	assertNoTemps(t, dir)
+}
+
 func TestWriteFileNewAndMakeDirs(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a", "b", "out.json")
