@@ -116,6 +116,9 @@ type Map struct {
 	missing map[string]diag.Diagnostic
 	// misspelt holds the allowed keys Done found an unknown key close to.
 	misspelt map[string]bool
+	// blamed is set when the node is not a mapping and that was reported:
+	// its keys are then not blamed again, one by one, as missing values.
+	blamed bool
 }
 
 // smallMap is the number of entries up to which a mapping's keys are
@@ -140,7 +143,7 @@ func (r *Reader) Map(n *yaml.Node, path string, nullOK bool) *Map {
 	case nullOK && IsNull(n):
 	default:
 		r.WrongType(n, path, "a mapping")
-		m.node = nil
+		m.node, m.blamed = nil, true
 	}
 	return m
 }
@@ -225,19 +228,28 @@ func (m *Map) GetAlias(key, alias string) (*yaml.Node, string) {
 // when it is absent.
 func (m *Map) Require(key string) *yaml.Node {
 	v := m.Get(key)
+	if v == nil && m.blamed {
+		m.r.markMissing(Key(m.path, key)) // the mapping's own shape is the cause
+	}
 	if v == nil && m.node != nil {
 		d := diag.Errorf(CodeMissingField, "the required key `%s` is missing", key).At(m.r.File, PosOf(m.node)).WithPath(m.path)
 		m.r.Diags.Add(d)
-		if m.r.missing == nil {
-			m.r.missing = map[string]bool{}
-		}
-		m.r.missing[Key(m.path, key)] = true
+		m.r.markMissing(Key(m.path, key))
 		if m.missing == nil {
 			m.missing = map[string]diag.Diagnostic{}
 		}
 		m.missing[key] = d
 	}
 	return v
+}
+
+// markMissing records that the value at path is absent for a reported
+// cause, so that WrongType does not blame it as "found nothing".
+func (r *Reader) markMissing(path string) {
+	if r.missing == nil {
+		r.missing = map[string]bool{}
+	}
+	r.missing[path] = true
 }
 
 // Done reports every key of the mapping that was neither read nor allowed,

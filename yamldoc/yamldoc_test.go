@@ -342,3 +342,18 @@ func TestKeyOf(t *testing.T) {
 		t.Errorf("Index = %q", got)
 	}
 }
+
+// TestWrongTypedMapBlamesOnce: a value that should be a mapping and is not
+// is reported once; the keys read from it are not blamed again as missing
+// values ("`id` must be a string, found nothing").
+func TestWrongTypedMapBlamesOnce(t *testing.T) {
+	doc, diags := Parse("f.yaml", []byte("spec: [1]\n"))
+	r := NewReader(doc, &diags)
+	top := r.Map(doc.Root, "", false)
+	spec := r.Map(top.Require("spec"), "spec", false)
+	r.String(spec.Require("id"), "spec.id")
+	r.Bool(spec.Require("on"), "spec.on")
+	if len(diags) != 1 || diags[0].Message != "`spec` must be a mapping, found a sequence" {
+		t.Errorf("diagnostics %v; want the one about `spec`", diags)
+	}
+}
