@@ -145,5 +145,51 @@ func FuzzSnapshot(f *testing.F) {
 	})
 }
 
+// FuzzReadTask: the task reader never panics, whatever the task document
+// holds; it returns a task exactly when it reports no error, and every
+// diagnostic has a code and a line inside the document (or none: an empty
+// document has no position to name).
+func FuzzReadTask(f *testing.F) {
+	if data, err := os.ReadFile(filepath.Join("..", "testdata", "project", ".engineering", "task.yaml")); err == nil {
+		f.Add(data)
+	}
+	f.Add([]byte("id: T-1\nkind: feature\nobjective: x\nprotocol: fx/1\nprofile: fx.standard\nderived_from: [story:a]\n"))
+	f.Add([]byte("id: T-1\nobjective: x\nconstraints: {facts: {a.b: 1}, add: [p], remove: [q]}\n"))
+	f.Add([]byte("id: [x]\nprotocol: {a: 1}\nunknown: 1\n"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := 1
+		for _, c := range data {
+			if c == '\n' || c == '\r' {
+				lines++
+			}
+		}
+		task, diags := ReadTask("task.yaml", data)
+		if (task == nil) != diags.HasErrors() {
+			t.Fatalf("task %v with errors %v: want a task exactly when there is no error", task, diags.HasErrors())
+		}
+		for _, d := range diags {
+			if d.Code == "" || d.Pos.Line < 0 || d.Pos.Line > lines || (d.Pos.Line == 0) != (d.Pos.Column == 0) {
+				t.Fatalf("bad diagnostic %v (input has %d lines)", d, lines)
+			}
+		}
+	})
+}
+
+// TestNotAMappingIsOneDiagnostic: a task or snapshot that is not a mapping
+// gets one diagnostic, the document's shape, not one more per required key
+// found missing because of it.
+func TestNotAMappingIsOneDiagnostic(t *testing.T) {
+	for _, in := range []string{"", "# only a comment\n", "null\n", "[1, 2]\n", "text\n"} {
+		_, task := ReadTask("task.yaml", []byte(in))
+		_, snap := DecodeSnapshot("s.json", []byte(in))
+		for _, ds := range []diag.List{task, snap} {
+			if len(ds) != 1 || ds[0].Code != yamldoc.CodeWrongType || !strings.HasPrefix(ds[0].Message, "the document must be a mapping, found ") {
+				t.Errorf("%q: %v; want one wrong_type diagnostic for the document", in, ds)
+			}
+		}
+	}
+}
+
 var _ = diag.Error
 var _ = yamldoc.Parse

@@ -131,3 +131,42 @@ func (fs runFiles) sync(t *testing.T, run string, onDisk runFiles) {
 		}
 	}
 }
+
+// FuzzReadProject: the project reader never panics, whatever project.yaml
+// holds; every error is one line (the hook prints it as its one line on
+// stderr), and a project it accepts has its engineering directory, task
+// and planning store where engine.md §7.1 puts them.
+func FuzzReadProject(f *testing.F) {
+	f.Add([]byte("version: aep.project/5\nprotocols: ../tree\nprotocol: fx/1\nprofile: fx.standard\n"))
+	f.Add([]byte("version: aep.project/5\ntask: /abs/task.yaml\nstore: {git: {}}\nprinciples: p\nprofiles: q\n"))
+	f.Add([]byte("version: aep.project/5\nprotocols: git+https://example.com/x\nstore: sqlite\n"))
+	f.Add([]byte("version: aep.project/4\n"))
+	f.Add([]byte("version: [a]\nprotocols: {x: 1}\n"))
+	f.Add([]byte("- a\n- b\n"))
+	f.Add([]byte("a: &a [*a]\n"))
+	dir := f.TempDir()
+	eng := filepath.Join(dir, ".engineering")
+	if err := os.MkdirAll(eng, 0o755); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(filepath.Join(eng, "project.yaml"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := project.ReadProject(dir, ".engineering")
+		if err != nil {
+			if msg := err.Error(); bytes.ContainsAny([]byte(msg), "\r\n") {
+				t.Fatalf("an error of more than one line: %q", msg)
+			}
+			return
+		}
+		if p.Eng != eng || p.Task == "" || p.Store != filepath.Join(eng, "planning") {
+			t.Fatalf("project %+v: want its engineering directory %s, a task and the planning store", p, eng)
+		}
+		for _, e := range []error{p.RootErr, p.StoreErr} {
+			if e != nil && bytes.ContainsAny([]byte(e.Error()), "\r\n") {
+				t.Fatalf("an error of more than one line: %q", e.Error())
+			}
+		}
+	})
+}
