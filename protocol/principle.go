@@ -186,7 +186,11 @@ func (p *Principle) Validate() diag.List {
 	if p.Enforceable() || p.shakyDuties {
 		return nil
 	}
-	return diag.List{diag.Errorf(CodeEmptyDeclaration, "principle `%s` declares nothing enforceable", p.ID).
+	name := "the principle" // its id is missing or did not decode: that has its own diagnostic
+	if p.ID != "" {
+		name = "principle `" + p.ID + "`"
+	}
+	return diag.List{diag.Errorf(CodeEmptyDeclaration, "%s declares nothing enforceable", name).
 		At(p.File, p.Pos).WithPath(p.Location()).
 		WithHint("add `requires`, `obligations`, `evidence`, `verification` or `capabilities`")}
 }

@@ -15,6 +15,10 @@ func TestShapeErrorsDoNotHideTheRules(t *testing.T) {
 			"id: p\ntitle: P\nsumary: x\n",
 			"f.yaml:1:1: principle `p` declares nothing enforceable [empty_declaration]\n" +
 				"f.yaml:3:1: unknown key `sumary` [unknown_field]\n"},
+		{"a principle without an id is not named by it", "principle",
+			"title: P\n",
+			"f.yaml:1:1: the principle declares nothing enforceable [empty_declaration]\n" +
+				"f.yaml:1:1: the required key `id` is missing [missing_field]\n"},
 		{"a principle whose requires is misspelt", "principle",
 			"id: p\ntitle: P\nrequirs: [done]\n",
 			"f.yaml:3:1: unknown key `requirs` [unknown_field]\n"},
