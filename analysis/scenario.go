@@ -112,14 +112,16 @@ func ReadScenarios(files []ScenarioFile, w *workflow.Workflow, now time.Time) (*
 	var arts []artifact.DeclaredArtifact
 	for _, p := range docs {
 		r := yamldoc.NewReader(p.doc, &diags)
-		if p.doc.Root == nil {
-			continue
+		switch root := p.doc.Root; {
+		case root != nil && root.Kind == yaml.SequenceNode:
+			sc.Evidence = append(sc.Evidence, evidence.ReadEntries(r, root, "", sc.Now)...)
+		case root != nil && root.Kind == yaml.MappingNode:
+			arts = append(arts, sc.readMapping(r, root, w)...)
+		default:
+			// An empty or null file is refused like any other shape: a
+			// scenario that holds nothing is most likely the wrong file.
+			r.WrongType(root, "", "a list of records or a scenario mapping")
 		}
-		if p.doc.Root.Kind == yaml.SequenceNode {
-			sc.Evidence = append(sc.Evidence, evidence.ReadEntries(r, p.doc.Root, "", sc.Now)...)
-			continue
-		}
-		arts = append(arts, sc.readMapping(r, p.doc.Root, w)...)
 	}
 	if n := sc.records(); n > MaxScenarioRecords {
 		diags.Add(diag.Errorf(CodeScenarioTooLarge, "the scenario holds %d records, more than the %d a simulation reads", n, MaxScenarioRecords).

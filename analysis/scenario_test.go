@@ -78,7 +78,10 @@ func TestScenarioRefusals(t *testing.T) {
 		{"nested fact", "format: aep.scenario/1\nfacts: {a: [1]}\n", "wrong_type"},
 		{"dangling relation", "format: aep.scenario/1\nartifacts:\n  - {id: \"spec:s\", kind: specification, status: approved, relations: [{specifies: \"story:none\"}]}\n", "unknown_relation_target"},
 		{"duplicate artifact", "format: aep.scenario/1\nartifacts:\n  - {id: \"story:s\", kind: story, status: active}\n  - {id: \"story:s\", kind: story, status: active}\n", "duplicate_artifact"},
-		{"scalar", "42\n", ""},
+		{"scalar", "42\n", "wrong_type"},
+		{"empty", "", "wrong_type"},
+		{"only a comment", "# nothing yet\n", "wrong_type"},
+		{"null", "null\n", "wrong_type"},
 		{"alias", "format: aep.scenario/1\nfacts: &f {a: 1}\nevidence: *f\n", ""},
 		{"deep", "format: aep.scenario/1\nfacts: " + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "\n", ""},
 	}
