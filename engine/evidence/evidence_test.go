@@ -80,6 +80,9 @@ func TestDocumentRefusals(t *testing.T) {
 		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: -1, producer: {producer: agent, id: a}}", "non-negative integer"},
 		{"- {kind: verification, observed_at: 2024-01-01, claim: c, verifier: v, status: great, producer: {producer: agent, id: a}}", "`status` must be one of"},
 		{"{kind: diff}", "must be a sequence"},
+		{"", "the document must be a list of records, found nothing [wrong_type]"},
+		{"# records to come\n", "the document must be a list of records, found nothing [wrong_type]"},
+		{"null\n", "the document must be a list of records, found null [wrong_type]"},
 	} {
 		recs, diags := ReadDocument("e.yaml", []byte(c.doc), now)
 		if recs != nil || !strings.Contains(diagText(diags), c.want) {

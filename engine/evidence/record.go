@@ -123,12 +123,15 @@ func missing(key, what string) diag.Diagnostic {
 func ReadDocument(file string, data []byte, now time.Time) ([]Record, diag.List) {
 	doc, diags := yamldoc.Parse(file, data)
 	if doc == nil || diags.HasErrors() {
-		if doc == nil && !diags.HasErrors() {
-			return nil, nil
-		}
 		return nil, diags
 	}
 	r := yamldoc.NewReader(doc, &diags)
+	if yamldoc.IsNull(doc.Root) {
+		// Empty, only comments or null: not the list §6.3 asks for, and
+		// most likely the wrong file. `[]` is the empty list.
+		r.WrongType(doc.Root, "", "a list of records")
+		return nil, diags
+	}
 	items, ok := r.Seq(doc.Root, "", false)
 	if !ok {
 		return nil, diags
