@@ -1,6 +1,7 @@
 package transition
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -87,15 +88,32 @@ type Options struct {
 	Getenv func(string) string
 	// Now is the engine's clock; the zero time is time.Now().
 	Now time.Time
+	// StdinWait bounds how long Consult waits for stdin to end; zero is
+	// MaxStdinWait.
+	StdinWait time.Duration
 }
 
 // MaxStdin bounds the stdin document, in bytes; the loop sends one short
 // line.
 const MaxStdin = 16 << 20
 
-// Consult answers one consultation: it reads stdin to EOF and decides.
+// MaxStdinWait bounds the time stdin may take to end. The loop writes its
+// one line and closes the pipe at once; a stdin left open (a harness that
+// never closes it, a terminal) would otherwise hang the consultation, and
+// the run with it.
+const MaxStdinWait = 10 * time.Second
+
+// Consult answers one consultation: it reads stdin to EOF, within
+// opts.StdinWait, and decides.
 func Consult(stdin io.Reader, opts Options) Outcome {
-	data, err := fsio.ReadAll(stdin, "stdin", MaxStdin)
+	wait := opts.StdinWait
+	if wait <= 0 {
+		wait = MaxStdinWait
+	}
+	data, err := readWithin(stdin, wait)
+	if errors.Is(err, errStdinOpen) {
+		return cannot("stdin did not end within %v: the loop writes one line and closes it", wait)
+	}
 	if fsio.IsTooLarge(err) {
 		return cannot("stdin is not the loop's JSON: it exceeds %d bytes", MaxStdin)
 	}
@@ -103,6 +121,45 @@ func Consult(stdin io.Reader, opts Options) Outcome {
 		return cannot("cannot read stdin: %v", err)
 	}
 	return Decide(data, opts)
+}
+
+// errStdinOpen is readWithin's error for a stdin that did not end in time.
+var errStdinOpen = errors.New("stdin did not end in time")
+
+// readWithin reads stdin to EOF (at most MaxStdin bytes), or fails with
+// errStdinOpen when it has not ended within wait. The read runs on its own
+// goroutine, which a read that never returns leaves behind: the process
+// exits with its answer. A panic in the read is raised again here, on the
+// caller's goroutine, where the program's recover turns it into "cannot
+// answer" (on the reading goroutine it would end the process with Go's
+// exit 2, which the harness reads as a refusal without a reason).
+func readWithin(stdin io.Reader, wait time.Duration) ([]byte, error) {
+	type result struct {
+		data     []byte
+		err      error
+		panicked any
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{panicked: p}
+			}
+		}()
+		data, err := fsio.ReadAll(stdin, "stdin", MaxStdin)
+		done <- result{data: data, err: err}
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		if r.panicked != nil {
+			panic(r.panicked)
+		}
+		return r.data, r.err
+	case <-timer.C:
+		return nil, errStdinOpen
+	}
 }
 
 // Decide runs the decision procedure of engine.md §8.3 over the stdin

@@ -1,11 +1,13 @@
 package transition
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aepflow/aepflow/project/projecttest"
 )
@@ -106,5 +108,25 @@ func TestConsultBoundsStdin(t *testing.T) {
 	out := Consult(endless{}, Options{})
 	if out.Kind != Cannot || !strings.Contains(out.Message, "exceeds 16777216 bytes") {
 		t.Errorf("got %+v", out)
+	}
+}
+
+// blocked is a stdin whose reads never return, as a pipe the writer keeps
+// open without writing.
+type blocked struct{ never chan struct{} }
+
+func (b blocked) Read([]byte) (int, error) { <-b.never; return 0, io.EOF }
+
+// TestConsultBoundsStdinTime: a stdin that never ends is answered "cannot"
+// once StdinWait has passed, never waited on for ever; a stdin that ends in
+// time is answered as usual.
+func TestConsultBoundsStdinTime(t *testing.T) {
+	out := Consult(blocked{make(chan struct{})}, Options{StdinWait: 20 * time.Millisecond})
+	if out.Kind != Cannot || out.Message != "stdin did not end within 20ms: the loop writes one line and closes it" {
+		t.Errorf("got %+v", out)
+	}
+	out = Consult(strings.NewReader(`{"hook":"before_call"}`), Options{StdinWait: time.Minute})
+	if out.Kind != Proceed {
+		t.Errorf("a stdin that ended: got %+v", out)
 	}
 }
