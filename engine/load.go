@@ -65,7 +65,9 @@ type ExtraDir struct {
 // with a tree principle's id is `duplicate_principle`); an extra directory
 // of a Kind that is not one of Dirs is skipped. The tree's Root is root.
 //
-// Every problem is listed, sorted. The tree holds the documents it kept;
+// Every problem is listed, sorted; a tree that holds no document at all is
+// empty_tree (tree.RequireDocuments), the cause a task's unresolvable
+// protocol would only hint at. The tree holds the documents it kept;
 // Resolve and CheckVocabulary read them as they are.
 func LoadTree(root string, extra ...ExtraDir) (*tree.Tree, diag.List) {
 	return LoadTreeWith(root, tree.Options{}, extra...)
@@ -81,6 +83,7 @@ func LoadTreeWith(root string, opts tree.Options, extra ...ExtraDir) (*tree.Tree
 			diags.Extend(t.AddDir(x.Dir, kind))
 		}
 	}
+	diags.Extend(t.RequireDocuments())
 	return t, diags.Sorted()
 }
 

@@ -29,15 +29,19 @@ const (
 // document: a root with none of the tree's directories, or only empty ones,
 // is almost always a wrong --root (one level too deep, such as
 // `tree/workflows`, or too high), and a check that validates nothing must
-// not pass. The hint names nearby directories that do hold a tree: the
-// root's subdirectories two levels down and its ancestors three levels up.
+// not pass. The message names the directories that were read (those of
+// the kinds LoadKinds was given). The hint names nearby directories that
+// do hold a tree: the root's subdirectories two levels down and its
+// ancestors three levels up.
 func (t *Tree) RequireDocuments() diag.List {
 	if len(t.Files) > 0 {
 		return nil
 	}
 	var dirs []string
 	for _, r := range Rows {
-		dirs = append(dirs, r.Dir+"/")
+		if t.kinds == nil || slices.Contains(t.kinds, r.Kind) {
+			dirs = append(dirs, r.Dir+"/")
+		}
 	}
 	d := diag.Errorf(CodeEmptyTree, "the tree at `%s` holds no documents: none of %s holds a .yaml, .yml or .json file",
 		t.Root, suggest.OrList(dirs)).WithPath("--root")
