@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -142,10 +143,30 @@ func (c *client) call(method string, params any) message {
 	return c.response(strconv.Itoa(id))
 }
 
+// replyWait bounds how long the client waits for any one message: a
+// server that never sends it fails the test, naming what was awaited,
+// instead of holding it until the test binary's own timeout.
+const replyWait = 30 * time.Second
+
+// next returns the server's next message, and false when the stream has
+// ended; it fails the test after replyWait.
+func (c *client) next(awaited string) (message, bool) {
+	c.t.Helper()
+	timer := time.NewTimer(replyWait)
+	defer timer.Stop()
+	select {
+	case m, ok := <-c.in:
+		return m, ok
+	case <-timer.C:
+		c.t.Fatalf("no %s from the server within %v", awaited, replyWait)
+		return message{}, false
+	}
+}
+
 // response waits for the response whose id is the JSON text id.
 func (c *client) response(id string) message {
 	c.t.Helper()
-	for m := range c.in {
+	for m, ok := c.next("response to " + id); ok; m, ok = c.next("response to " + id) {
 		if m.ID != nil && m.Method == "" {
 			if string(*m.ID) != id {
 				c.t.Fatalf("response to %s while waiting for %s", *m.ID, id)
@@ -180,7 +201,7 @@ func (c *client) note(method string, ok func(json.RawMessage) bool) json.RawMess
 			return m.Params
 		}
 	}
-	for m := range c.in {
+	for m, more := c.next(method); more; m, more = c.next(method) {
 		if m.Method == method && (ok == nil || ok(m.Params)) {
 			return m.Params
 		}

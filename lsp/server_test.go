@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
@@ -379,6 +380,42 @@ func TestWatchedFiles(t *testing.T) {
 	c.diagnostics(pathURI(wfPath), func(ds []wireDiagnostic) bool { return len(ds) == 0 })
 	if err := c.exit(false); !errors.Is(err, ErrNoShutdown) {
 		t.Errorf("exit without shutdown: %v", err)
+	}
+}
+
+// TestWatchedChangeDuringFirstLoad: a file that changes on disk while its
+// tree's first load is in flight (read before the change, not yet held)
+// is read again once the load lands. The change was dropped: no held tree
+// read the file, so the server published the old map's diagnostics for
+// good. The test holds the load in its checks until the notification has
+// been handled (a request answered after it proves that).
+func TestWatchedChangeDuringFirstLoad(t *testing.T) {
+	root := copyTree(t, "testdata/tree")
+	wfPath := filepath.Join(root, "workflows", "demo", "review.yaml")
+	mapPath := filepath.Join(root, "drivers", "review-steps.yaml")
+	entered, release := make(chan struct{}), make(chan struct{})
+	var first sync.Once
+	checks := func(tr *tree.Tree) diag.List {
+		first.Do(func() { close(entered); <-release })
+		return engine.CheckTree(tr)
+	}
+	c := startServer(t, Options{Debounce: -1, TreeChecks: checks})
+	c.initialize(root)
+	c.open(wfPath)
+	<-entered // the tree was read from disk; its load has not landed
+	mp, _ := os.ReadFile(mapPath)
+	if err := os.WriteFile(mapPath, []byte(strings.Replace(string(mp), "  write:\n", "  wirte:\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{{"uri": pathURI(mapPath), "type": 2}}})
+	c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": pathURI(wfPath)}})
+	close(release)
+	ds := c.diagnostics(pathURI(mapPath), func(ds []wireDiagnostic) bool { return len(ds) > 0 })
+	if len(ds) != 1 || ds[0].Code != "unknown_state" || !strings.Contains(ds[0].Message, "`wirte`") {
+		t.Errorf("the map changed on disk during the load: %v", summaries(ds))
+	}
+	if err := c.exit(true); err != nil {
+		t.Fatal(err)
 	}
 }
 

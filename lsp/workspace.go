@@ -50,6 +50,10 @@ type workspace struct {
 	published map[string]string          // uri → the diagnostics last sent, as JSON
 	snippets  bool
 	refusedAt map[string]bool // roots already refused for MaxTrees, logged once
+	// loading holds the roots whose first load is in flight: a file that
+	// changes on disk meanwhile is not read by any held tree yet, and the
+	// load may have read it before the change.
+	loading map[string]bool
 }
 
 func newWorkspace(opts Options) *workspace {
@@ -61,6 +65,7 @@ func newWorkspace(opts Options) *workspace {
 		pending:   map[string]map[string]bool{},
 		published: map[string]string{},
 		refusedAt: map[string]bool{},
+		loading:   map[string]bool{},
 	}
 }
 
@@ -164,6 +169,7 @@ func (w *workspace) takeJobs() []job {
 					files[p] = true
 				}
 			}
+			w.loading[root] = true
 		}
 		for p := range files {
 			if d := w.docs[p]; d != nil && !d.dropped && d.root == root {
@@ -270,6 +276,7 @@ func (w *workspace) install(j job, ts *treeState, singles map[string]*single) []
 		}
 	} else {
 		w.trees[j.root] = ts
+		delete(w.loading, j.root)
 		byFile = treeDiagnostics(ts, w.openIn(j.root))
 		for _, f := range ts.tree.Files {
 			files = append(files, f.Path)
@@ -490,6 +497,11 @@ func (s *server) didChangeWatchedFiles(_ *glsp.Context, p *protocol.DidChangeWat
 		for root, ts := range s.ws.trees {
 			if _, ok := ts.tree.RowOf(path); ok {
 				s.ws.change(root, path)
+			}
+		}
+		for root := range s.ws.loading {
+			if inRow(root, path) {
+				s.ws.change(root, path) // read again once the load lands
 			}
 		}
 	}
