@@ -198,8 +198,9 @@ func layoutWithin(dot []byte, format string, timeout time.Duration) ([]byte, err
 		err error
 	}
 	done := make(chan result, 1)
+	render := layout // read here: the goroutine may outlive this call
 	go func() {
-		pic, err := layout(dot, format)
+		pic, err := render(dot, format)
 		done <- result{pic, err}
 	}()
 	timer := time.NewTimer(timeout)
