@@ -11,6 +11,7 @@ import (
 
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
+	"github.com/aepflow/aepflow/internal/deadline"
 	"github.com/aepflow/aepflow/internal/diagline"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/project"
@@ -110,8 +111,10 @@ func Consult(stdin io.Reader, opts Options) Outcome {
 	if wait <= 0 {
 		wait = MaxStdinWait
 	}
-	data, err := readWithin(stdin, wait)
-	if errors.Is(err, errStdinOpen) {
+	// The read runs on a goroutine a stdin that never ends leaves behind;
+	// a panic in it still reaches the program's recover (deadline.Call).
+	data, err := deadline.Call(wait, func() ([]byte, error) { return fsio.ReadAll(stdin, "stdin", MaxStdin) })
+	if errors.Is(err, deadline.ErrExpired) {
 		return cannot("stdin did not end within %v: the loop writes one line and closes it", wait)
 	}
 	if fsio.IsTooLarge(err) {
@@ -121,45 +124,6 @@ func Consult(stdin io.Reader, opts Options) Outcome {
 		return cannot("cannot read stdin: %v", err)
 	}
 	return Decide(data, opts)
-}
-
-// errStdinOpen is readWithin's error for a stdin that did not end in time.
-var errStdinOpen = errors.New("stdin did not end in time")
-
-// readWithin reads stdin to EOF (at most MaxStdin bytes), or fails with
-// errStdinOpen when it has not ended within wait. The read runs on its own
-// goroutine, which a read that never returns leaves behind: the process
-// exits with its answer. A panic in the read is raised again here, on the
-// caller's goroutine, where the program's recover turns it into "cannot
-// answer" (on the reading goroutine it would end the process with Go's
-// exit 2, which the harness reads as a refusal without a reason).
-func readWithin(stdin io.Reader, wait time.Duration) ([]byte, error) {
-	type result struct {
-		data     []byte
-		err      error
-		panicked any
-	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- result{panicked: p}
-			}
-		}()
-		data, err := fsio.ReadAll(stdin, "stdin", MaxStdin)
-		done <- result{data: data, err: err}
-	}()
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case r := <-done:
-		if r.panicked != nil {
-			panic(r.panicked)
-		}
-		return r.data, r.err
-	case <-timer.C:
-		return nil, errStdinOpen
-	}
 }
 
 // Decide runs the decision procedure of engine.md §8.3 over the stdin

@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/aepflow/aepflow/internal/buildinfo"
+	"github.com/aepflow/aepflow/internal/deadline"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/stopsig"
 	"github.com/aepflow/aepflow/internal/suggest"
@@ -193,22 +194,10 @@ func formatSet(fs *flag.FlagSet) bool {
 // be stopped, so the layout goes on in its goroutine; the process exits
 // right after, which ends it.
 func layoutWithin(dot []byte, format string, timeout time.Duration) ([]byte, error) {
-	type result struct {
-		pic []byte
-		err error
-	}
-	done := make(chan result, 1)
 	render := layout // read here: the goroutine may outlive this call
-	go func() {
-		pic, err := render(dot, format)
-		done <- result{pic, err}
-	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case r := <-done:
-		return r.pic, r.err
-	case <-timer.C:
+	pic, err := deadline.Call(timeout, func() ([]byte, error) { return render(dot, format) })
+	if errors.Is(err, deadline.ErrExpired) {
 		return nil, fmt.Errorf("graphviz did not finish the %s layout within %v (--timeout); the graph is too costly to lay out: use --format dot or mermaid", format, timeout)
 	}
+	return pic, err
 }
