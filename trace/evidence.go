@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -126,12 +127,19 @@ func EncodeEvidenceJSON(w io.Writer, records []*Evidence) error {
 	return err
 }
 
-// DecodeEvidence reads records written by either encoder (a YAML or JSON list).
+// DecodeEvidence reads records written by either encoder (a YAML or JSON
+// list), and refuses data that holds more than that one document.
 func DecodeEvidence(data []byte) ([]*Evidence, error) {
 	var out []*Evidence
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return nil, fmt.Errorf("line %d: evidence is one list, and the data holds a second document", next.Line)
+	} else if !errors.Is(err, io.EOF) {
 		return nil, err
 	}
 	return out, nil

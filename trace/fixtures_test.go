@@ -260,6 +260,9 @@ func TestEvidence(t *testing.T) {
 			t.Errorf("round trip: %v %+v", err, back)
 		}
 	}
+	if back, err := DecodeEvidence(append(y.Bytes(), "---\n[]\n"...)); err == nil {
+		t.Errorf("evidence with a second document decoded as %+v", back)
+	}
 	ok, _ := Check(mustSpec(t, []byte("format: trace-spec/1\nid: a\nexpectations:\n- {id: b, expect: {api_requests: {count: {exactly: 1}}}}\n")), ir, CheckOptions{})
 	if rec, _ := NewEvidence(ok, "s", "t", 0); rec.Status != StatusPassed || rec.GappedExpectations != nil {
 		t.Errorf("passed record = %+v", rec)

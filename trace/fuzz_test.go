@@ -142,6 +142,8 @@ func FuzzReadSpec(f *testing.F) {
 	f.Add([]byte("format: trace-spec/1\nid: a\nexpectations:\n- {id: a, expect: {text.matches: {regex: \"(\"}}}\n"))
 	f.Add([]byte(okHeader + "- {id: a, expect: {turns: {count: {at_most: 1}}}}\n- {id: a, expect: {order: {first: {tool: A}, before: {tool: B}}}}\n"))
 	f.Add([]byte("a: &a [*a]\n"))
+	// A second document was ignored (the fuzzer keeps looking past it).
+	f.Add([]byte(okHeader + "- {id: a, expect: {turns: {count: {at_most: 1}}}}\n---\nid: u\n"))
 	// The null bounds that panicked in evaluation (issue 10), one per kind.
 	for kind, param := range requiredBoundKinds {
 		f.Add([]byte(nullBoundDoc(kind, param)))

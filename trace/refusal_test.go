@@ -18,6 +18,12 @@ func TestSpecRefusals(t *testing.T) {
 	}{
 		{"format", "format: trace-spec/2\nid: t\nexpectations:\n- {id: a, expect: {turns: {count: {at_most: 1}}}}\n", []string{"TRACE-SPEC-001@format"}},
 		{"not-yaml", "format: [\n", []string{"TRACE-SPEC-002@document"}},
+		// Everything after the first document was ignored: a spec whose
+		// second document would gap was judged on the first alone.
+		{"second-document", okHeader + "- {id: a, expect: {turns: {count: {at_most: 1}}}}\n---\nid: u\n", []string{"TRACE-SPEC-002@document"}},
+		{"garbage-after-document", okHeader + "- {id: a, expect: {turns: {count: {at_most: 1}}}}\n---\n: : [\n", []string{"TRACE-SPEC-002@document"}},
+		{"json-after-json", `{"format":"trace-spec/1","id":"t","expectations":[{"id":"a","expect":{"turns":{"count":{"at_most":1}}}}]}` + "\n" + `{"x":[1,` + "\n", []string{"TRACE-SPEC-002@document"}},
+		{"document-end-marker", okHeader + "- {id: a, expect: {turns: {count: {at_most: 1}}}}\n...\n", nil},
 		{"unknown-key", okHeader + "- {id: a, expect: {tool.called: {toool: Bash}}}\n", []string{"TRACE-SPEC-002@document"}},
 		{"unknown-kind", okHeader + "- {id: a, expect: {tool.caled: {tool: Bash}}}\n", []string{"TRACE-SPEC-002@document"}},
 		{"flat-kind", okHeader + "- {id: a, tool.called: {tool: Bash}}\n", []string{"TRACE-SPEC-002@document"}},

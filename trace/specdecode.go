@@ -1,8 +1,10 @@
 package trace
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -39,12 +41,22 @@ const (
 // uint64, float64, string, []any and *gmap. YAML 1.2 scalars: `yes`, `on`,
 // `none` stay strings.
 func toGeneric(data []byte) (any, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("the document is not YAML or JSON: %v", err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, errors.New("the document is empty")
+	}
+	// A second document (after `---`, or a second JSON value) would be
+	// ignored by a reader that stops at the first: the expectations it
+	// holds would never be checked, so the file is refused instead.
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return nil, fmt.Errorf("line %d: a specification is one document, and the file holds a second one", next.Line)
+	} else if !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("the document is not YAML or JSON: %v", err)
 	}
 	budget := int64(MaxSpecExpansion)
 	return nodeValue(doc.Content[0], &budget, 0)

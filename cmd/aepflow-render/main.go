@@ -153,13 +153,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			err = stdoutError(err)
 		}
 	} else {
-		err = fsio.WriteFile(*out, pic, fsio.WriteOptions{})
+		err = fsio.WriteFile(*out, pic, fsio.WriteOptions{Opened: stdinOpened(stdin)})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "aepflow-render: %v\n", err)
 		return exitFailed
 	}
 	return exitOK
+}
+
+// stdinOpened is standard input as an input --out may not replace, when
+// it is redirected from a regular file (`--out g.dot < g.dot` would
+// otherwise overwrite the DOT text with its picture).
+func stdinOpened(stdin io.Reader) []fsio.OpenedInput {
+	if f, ok := stdin.(*os.File); ok {
+		if in, ok := fsio.StatOpened(f, "stdin"); ok {
+			return []fsio.OpenedInput{in}
+		}
+	}
+	return nil
 }
 
 // stdoutError words a failed write to standard output as aepflow does,

@@ -47,6 +47,27 @@ func TestRunPNGToFile(t *testing.T) {
 	}
 }
 
+// TestOutIsNotTheRedirectedStdin: `--out g.dot < g.dot` would replace the
+// DOT text with its picture; it is refused and the file kept.
+func TestOutIsNotTheRedirectedStdin(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.dot")
+	if err := os.WriteFile(path, []byte(dot), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	var out, errb bytes.Buffer
+	if code := run([]string{"--format", "svg", "--out", path}, in, &out, &errb); code != exitFailed || !strings.Contains(errb.String(), "it is the input `stdin`") {
+		t.Errorf("exit %d, stderr %q; want %d naming stdin", code, errb.String(), exitFailed)
+	}
+	if data, _ := os.ReadFile(path); string(data) != dot {
+		t.Errorf("the DOT input was replaced by %q", data)
+	}
+}
+
 func TestRunFailures(t *testing.T) {
 	cases := []struct {
 		args  []string

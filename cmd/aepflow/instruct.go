@@ -209,7 +209,8 @@ func fileError(path string, err error) diag.Diagnostic {
 // directories, never onto one of the command's inputs (the tree's files,
 // a --map file).
 func (r *instructRun) write(path string, data []byte) error {
-	return fsio.WriteFile(path, data, fsio.WriteOptions{Inputs: stateOf(r.cmd).inputs, MakeDirs: true})
+	s := stateOf(r.cmd)
+	return fsio.WriteFile(path, data, fsio.WriteOptions{Inputs: s.inputs, Opened: s.opened, MakeDirs: true})
 }
 
 // outputs are the files directory mode writes, in write order: the

@@ -39,6 +39,9 @@ const stdinName = "<stdin>"
 type ioState struct {
 	stdinBy string
 	inputs  []string
+	// opened is standard input when it is a regular file (`< file`), so
+	// that no --out replaces the file it was redirected from.
+	opened []fsio.OpenedInput
 }
 
 type ioStateKey struct{}
@@ -138,6 +141,11 @@ func takeStdin(cmd *cobra.Command, what string) error {
 		return fmt.Errorf("cannot read %s from standard input: %s already reads it", what, s.stdinBy)
 	}
 	s.stdinBy = what
+	if f, ok := cmd.InOrStdin().(*os.File); ok {
+		if in, ok := fsio.StatOpened(f, stdinName); ok {
+			s.opened = append(s.opened, in)
+		}
+	}
 	return nil
 }
 
@@ -217,7 +225,8 @@ func writeOutput(cmd *cobra.Command, out string, data []byte, makeDirs bool) err
 	if out == stdio {
 		return writeStdout(cmd, data)
 	}
-	err := fsio.WriteFile(out, data, fsio.WriteOptions{Inputs: stateOf(cmd).inputs, MakeDirs: makeDirs})
+	s := stateOf(cmd)
+	err := fsio.WriteFile(out, data, fsio.WriteOptions{Inputs: s.inputs, Opened: s.opened, MakeDirs: makeDirs})
 	if err != nil {
 		return exitWith(exitProblems, err)
 	}

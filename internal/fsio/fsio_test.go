@@ -200,6 +200,53 @@ func TestWriteFileRefusesSurprises(t *testing.T) {
 	assertNoTemps(t, dir)
 }
 
+// TestWriteFileRefusesAnOpenedInput: a file read through a descriptor
+// (standard input redirected from it) is an input as much as a named one,
+// under any name a link gives it; a pipe is no file a write lands on.
+func TestWriteFileRefusesAnOpenedInput(t *testing.T) {
+	dir := t.TempDir()
+	input := filepath.Join(dir, "in.jsonl")
+	if err := os.WriteFile(input, []byte("input\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink("in.jsonl", link); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	opened, ok := StatOpened(f, "<stdin>")
+	if !ok {
+		t.Fatal("a regular file is not taken as an opened input")
+	}
+	for _, path := range []string{input, link} {
+		err := WriteFile(path, []byte("out\n"), WriteOptions{Opened: []OpenedInput{opened}})
+		wantKind(t, err, KindIsInput)
+		if err != nil && !strings.Contains(err.Error(), "<stdin>") {
+			t.Errorf("the refusal %q does not name standard input", err)
+		}
+	}
+	if data, _ := os.ReadFile(input); string(data) != "input\n" {
+		t.Errorf("the input was changed to %q", data)
+	}
+	if err := WriteFile(filepath.Join(dir, "other.yaml"), []byte("out\n"), WriteOptions{Opened: []OpenedInput{opened}}); err != nil {
+		t.Errorf("another destination is refused: %v", err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if _, ok := StatOpened(r, "<stdin>"); ok {
+		t.Error("a pipe is taken as an opened input")
+	}
+	assertNoTemps(t, dir)
+}
+
 func TestWriteFileThroughALink(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "target.svg")

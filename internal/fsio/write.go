@@ -17,15 +17,38 @@ type WriteOptions struct {
 	// them (compared by device and inode, so a link or another spelling of
 	// the same path is caught). Paths that do not exist are ignored.
 	Inputs []string
+	// Opened are inputs the command read through a descriptor it did not
+	// open by path (standard input redirected from a file); the
+	// destination may be none of them either.
+	Opened []OpenedInput
 	// MakeDirs creates missing parent directories (mode 0o755).
 	MakeDirs bool
 }
 
+// OpenedInput is an input known by its descriptor's file information, not
+// by a path: Name says which it is in messages ("<stdin>").
+type OpenedInput struct {
+	Name string
+	Info os.FileInfo
+}
+
+// StatOpened returns f as an OpenedInput named name when f is a regular
+// file (what a destination could be the same as), and false otherwise: a
+// pipe or a terminal is no file a write could land on.
+func StatOpened(f *os.File, name string) (OpenedInput, bool) {
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return OpenedInput{}, false
+	}
+	return OpenedInput{Name: name, Info: info}, true
+}
+
 // CheckDestination refuses path as the destination of a write when it is
 // a symbolic link to a missing file, exists and is not a regular file, or
-// is one of inputs. It returns the path to write: path itself, or the
-// target of the symbolic links it goes through. A missing path is fine.
-func CheckDestination(path string, inputs []string) (string, error) {
+// is one of inputs or opened. It returns the path to write: path itself,
+// or the target of the symbolic links it goes through. A missing path is
+// fine.
+func CheckDestination(path string, inputs []string, opened ...OpenedInput) (string, error) {
 	target, err := resolveLink(path)
 	if err != nil {
 		return "", err
@@ -43,6 +66,11 @@ func CheckDestination(path string, inputs []string) (string, error) {
 	for _, in := range inputs {
 		if inInfo, err := os.Stat(in); err == nil && os.SameFile(info, inInfo) {
 			return "", &Error{Op: "write", Path: path, Kind: KindIsInput, What: in}
+		}
+	}
+	for _, in := range opened {
+		if os.SameFile(info, in.Info) {
+			return "", &Error{Op: "write", Path: path, Kind: KindIsInput, What: in.Name}
 		}
 	}
 	return target, nil
@@ -71,7 +99,7 @@ func resolveLink(path string) (string, error) {
 // directory, which is synced and renamed over it. On any error the
 // destination is untouched and the temporary file removed.
 func WriteFile(path string, data []byte, opts WriteOptions) error {
-	target, err := CheckDestination(path, opts.Inputs)
+	target, err := CheckDestination(path, opts.Inputs, opts.Opened...)
 	if err != nil {
 		return err
 	}
