@@ -126,6 +126,57 @@ func requireFlags(cmd *cobra.Command, names ...string) error {
 	return usageError("%s and %s are required", strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
 }
 
+// onceValue is the value of a flag that holds one value: a second
+// occurrence on the command line is refused, not taken over the first
+// (pflag's way), since a script that appends `--spec strict.yaml` to a
+// line that already names one would lose it without a word.
+type onceValue struct {
+	pflag.Value
+	name  string
+	first string
+	set   bool
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.set {
+		return &repeatedFlagError{name: v.name, first: v.first, second: s}
+	}
+	v.set, v.first = true, s
+	return v.Value.Set(s)
+}
+
+// IsBoolFlag keeps a boolean flag one that takes no value.
+func (v *onceValue) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// repeatedFlagError is a single-valued flag given twice.
+type repeatedFlagError struct{ name, first, second string }
+
+func (e *repeatedFlagError) Error() string {
+	if e.first == e.second {
+		return fmt.Sprintf("--%s is given twice; give it once", e.name)
+	}
+	return fmt.Sprintf("--%s is given twice (%q, then %q); it takes one value, so give it once", e.name, e.first, e.second)
+}
+
+// onceFlags makes every single-valued flag cmd defines refuse a second
+// occurrence; repeatable flags (pflag.SliceValue: --transcript,
+// --evidence, …) take any number.
+func onceFlags(cmd *cobra.Command) {
+	wrap := func(f *pflag.Flag) {
+		if _, repeatable := f.Value.(pflag.SliceValue); repeatable {
+			return
+		}
+		if _, done := f.Value.(*onceValue); !done {
+			f.Value = &onceValue{Value: f.Value, name: f.Name}
+		}
+	}
+	cmd.Flags().VisitAll(wrap)
+	cmd.PersistentFlags().VisitAll(wrap)
+}
+
 // flagError rewords pflag's errors for people: an unknown flag gets a
 // did-you-mean among the command's flags, a bad value says what the flag
 // takes instead of quoting Go's parser ("strconv.ParseUint: parsing …").
@@ -133,7 +184,10 @@ func flagError(cmd *cobra.Command, err error) error {
 	var notExist *pflag.NotExistError
 	var invalid *pflag.InvalidValueError
 	var needs *pflag.ValueRequiredError
+	var repeated *repeatedFlagError
 	switch {
+	case errors.As(err, &repeated):
+		return repeated
 	case errors.As(err, &notExist):
 		name := notExist.GetSpecifiedName()
 		if notExist.GetSpecifiedShortnames() != "" {

@@ -133,7 +133,20 @@ Exit codes: 0 clean, 1 problems found or input refused, 2 usage error,
 	root.SetHelpCommand(newHelpCmd())
 	root.InitDefaultHelpCmd()
 	guardCommands(root)
+	// Completion parses a command line's flags more than once and runs
+	// nothing, so only a command line that runs refuses a repeated flag.
+	if only != cobra.ShellCompRequestCmd && only != cobra.ShellCompNoDescRequestCmd {
+		visitCommands(root, onceFlags)
+	}
 	return root
+}
+
+// visitCommands calls visit on cmd and every command under it.
+func visitCommands(cmd *cobra.Command, visit func(*cobra.Command)) {
+	visit(cmd)
+	for _, c := range cmd.Commands() {
+		visitCommands(c, visit)
+	}
 }
 
 // factoryNamed returns the constructor of the top-level subcommand name.

@@ -89,15 +89,30 @@ func parse(args []string, opts *transition.Options, version *bool) (*flag.FlagSe
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(version, "version", false, "print the program's version, commit, build date and Go version, and exit 1")
 	flags := opts.Flags()
+	// A single-valued flag given twice is refused, as aepflow refuses it:
+	// the flag package would take the last value without a word, and a
+	// second --run would silently govern another run.
+	var repeated error
 	for _, fl := range flags {
 		if fl.List != nil {
 			list := fl.List
 			fs.Func(fl.Name, fl.Usage, func(v string) error { *list = append(*list, v); return nil })
-		} else {
-			fs.StringVar(fl.String, fl.Name, "", fl.Usage)
+			continue
 		}
+		value, name, set := fl.String, fl.Name, false
+		fs.Func(fl.Name, fl.Usage, func(v string) error {
+			if set {
+				repeated = repeatedFlag(name, *value, v)
+				return repeated
+			}
+			*value, set = v, true
+			return nil
+		})
 	}
 	if err := fs.Parse(args); err != nil {
+		if repeated != nil {
+			return fs, repeated
+		}
 		return fs, flagError(err, flags)
 	}
 	if fs.NArg() > 0 {
@@ -106,6 +121,14 @@ func parse(args []string, opts *transition.Options, version *bool) (*flag.FlagSe
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	return fs, opts.CheckGiven(func(name string) bool { return given[name] })
+}
+
+// repeatedFlag is aepflow's wording of a single-valued flag given twice.
+func repeatedFlag(name, first, second string) error {
+	if first == second {
+		return fmt.Errorf("--%s is given twice; give it once", name)
+	}
+	return fmt.Errorf("--%s is given twice (%q, then %q); it takes one value, so give it once", name, first, second)
 }
 
 // flagError words an error of the flag package as `aepflow drive
