@@ -33,6 +33,9 @@ func FuzzReadRun(f *testing.F) {
 	f.Add(state, man, snap, []byte(`{"root":"x"}`), true)
 	f.Add([]byte(`{}`), man, snap, []byte(``), false)
 	f.Add([]byte(`{"format":"aep.driver-state-current/1","generation":18446744073709551615,"manifest_sha256":""}`), man, snap, []byte(`[]`), true)
+	// A pointer naming a field twice, and launch.json keys in another case
+	// (both read as a field by encoding/json).
+	f.Add([]byte(`{"format":"aep.driver-state-current/1","generation":2,"manifest_sha256":"x","generation":1}`), man, snap, []byte(`{"TASK_DOCUMENT":"t","root":"a","root":"b"}`), true)
 	dir := f.TempDir()
 	run := filepath.Join(dir, "runs", "T", "1")
 	onDisk := runFiles{}

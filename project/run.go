@@ -3,7 +3,6 @@ package project
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -132,7 +131,7 @@ func (r *Run) readGeneration(state string) error {
 		Generation     *uint64 `json:"generation"`
 		ManifestSHA256 *string `json:"manifest_sha256"`
 	}
-	if err := r.readJSON(state, &ptr); err != nil {
+	if err := r.readJSON(state, map[string]any{"format": &ptr.Format, "generation": &ptr.Generation, "manifest_sha256": &ptr.ManifestSHA256}); err != nil {
 		return r.fail("%v", err)
 	}
 	if ptr.Format == nil || ptr.Generation == nil || ptr.ManifestSHA256 == nil {
@@ -154,7 +153,7 @@ func (r *Run) readGeneration(state string) error {
 		SnapshotSHA256 *string `json:"snapshot_sha256"`
 		CursorSHA256   *string `json:"cursor_sha256"`
 	}
-	if err := json.Unmarshal(m, &man); err != nil {
+	if err := decodeObject(m, map[string]any{"format": &man.Format, "generation": &man.Generation, "snapshot_sha256": &man.SnapshotSHA256, "cursor_sha256": &man.CursorSHA256}); err != nil {
 		return r.fail("%s: not a generation manifest: %v", manifest, err)
 	}
 	if man.Format == nil || man.Generation == nil || man.SnapshotSHA256 == nil || man.CursorSHA256 == nil {
@@ -218,7 +217,7 @@ func (r *Run) readLaunch() error {
 		return nil
 	}
 	var l Launch
-	if err := r.readJSON(file, &l); err != nil {
+	if err := r.readJSON(file, map[string]any{"task_document": &l.TaskDocument, "root": &l.Root, "plugin_dirs": &l.PluginDirs, "map": &l.Map}); err != nil {
 		return r.fail("%v", err)
 	}
 	r.Launch = &l
@@ -239,13 +238,14 @@ func (r *Run) readRegular(file string) ([]byte, error) {
 	return fsio.ReadFile(file, MaxRunFile)
 }
 
-// readJSON decodes a small JSON file of the run into v.
-func (r *Run) readJSON(file string, v any) error {
+// readJSON decodes a small JSON object file of the run into fields
+// (decodeObject: keys exact, none twice).
+func (r *Run) readJSON(file string, fields map[string]any) error {
 	data, err := r.readRegular(file)
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := decodeObject(data, fields); err != nil {
 		return fmt.Errorf("%s: %v", file, err)
 	}
 	return nil

@@ -80,6 +80,13 @@ func TestReadRunCases(t *testing.T) {
 		"gen":      {`{"format":"aep.driver-state-current/1","generation":2,"manifest_sha256":"x"}`, "generation 2"},
 		"garbage":  {`not json`, "state.json"},
 		"digest":   {`{"format":"aep.driver-state-current/1","generation":1,"manifest_sha256":"00"}`, "sha256 check failed"},
+		// A pointer that names a field twice was read as its last value:
+		// state.json has no digest, so it could name either generation.
+		"twice": {`{"format":"aep.driver-state-current/1","generation":2,"manifest_sha256":"x","generation":1}`, "duplicate field `generation`"},
+		// Keys are exact: encoding/json matched them in any case.
+		"case":     {`{"FORMAT":"aep.driver-state-current/1","generation":1,"manifest_sha256":"x"}`, "all required"},
+		"trailing": {`{"format":"aep.driver-state-current/1","generation":1,"manifest_sha256":"x"} {}`, "data after the JSON object"},
+		"array":    {`[1]`, "not a JSON object"},
 	}
 	for name, v := range variants {
 		d := filepath.Join(runs, "v"+name)
@@ -128,6 +135,16 @@ func TestReadLaunch(t *testing.T) {
 	l := r.Launch
 	if l.TaskDocument != "t.yaml" || l.Root != "/abs/tree" || strings.Join(l.PluginDirs, ",") != "p1,p2" || l.Map != "no/such-map" {
 		t.Errorf("launch = %+v", l)
+	}
+	// A key in another case is not the field (encoding/json took it for
+	// one), and a field given twice is refused, not read as its last value.
+	projecttest.WriteFile(t, filepath.Join(run, "launch.json"), []byte(`{"TASK_DOCUMENT":"nope.yaml","Root":"/x"}`))
+	if r, err := project.ReadRun(run, project.RunID{Task: "DRIVE-1", N: 1}); err != nil || r.Launch == nil || r.Launch.TaskDocument != "" || r.Launch.Root != "" {
+		t.Errorf("launch.json with other-case keys: %+v, %v", r, err)
+	}
+	projecttest.WriteFile(t, filepath.Join(run, "launch.json"), []byte(`{"root":"/a","root":"/b"}`))
+	if _, err := project.ReadRun(run, project.RunID{Task: "DRIVE-1", N: 1}); err == nil || !strings.Contains(err.Error(), "duplicate field `root`") {
+		t.Errorf("launch.json with a field twice: %v", err)
 	}
 	projecttest.WriteFile(t, filepath.Join(run, "launch.json"), []byte(`{"task_document":`))
 	if _, err := project.ReadRun(run, project.RunID{Task: "DRIVE-1", N: 1}); err == nil || !strings.Contains(err.Error(), "launch.json") {
