@@ -43,6 +43,9 @@ type Run struct {
 	Snapshot, Cursor []byte
 	// Launch is the run's launch.json, or nil when it has none.
 	Launch *Launch
+	// Files are the files read, in order (for a writer that must land on
+	// none of them).
+	Files []string
 
 	// real is Dir with every symbolic link resolved: each file read must
 	// resolve inside it.
@@ -235,6 +238,7 @@ func (r *Run) readRegular(file string) ([]byte, error) {
 	if _, err := contained(file, r.Dir, r.real, "the run directory "+r.Dir); err != nil {
 		return nil, err
 	}
+	r.Files = append(r.Files, file)
 	return fsio.ReadFile(file, MaxRunFile)
 }
 

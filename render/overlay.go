@@ -47,6 +47,10 @@ type Overlay struct {
 	Status Status
 	// Iterations is the driver's iteration count; 0 when unknown.
 	Iterations int
+	// Files are the files a run overlay was read from (project.yaml and
+	// the run's files), which an output must not replace; none for a
+	// snapshot, whose file the caller read.
+	Files []string
 }
 
 // Check refuses an overlay naming a state w does not declare, with code

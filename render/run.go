@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/project"
@@ -63,5 +64,6 @@ func ReadRun(dir, id string, getenv func(string) string) (*Overlay, error) {
 		return nil, err
 	}
 	ov.Run = run.ID.String()
+	ov.Files = append([]string{filepath.Join(proj.Eng, "project.yaml")}, run.Files...)
 	return ov, nil
 }

@@ -3,6 +3,7 @@ package transition
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,5 +143,39 @@ func TestMapFlagDrivers(t *testing.T) {
 	want = "--map fx/flow-steps: no step map has the id `fx/flow-steps` [unknown_step_map] (the tree has no step maps under drivers/; pass a file instead)"
 	if out.Kind != Cannot || out.Message != want {
 		t.Errorf("no drivers/, id:\n got %+v\nwant %s", out, want)
+	}
+}
+
+// TestCheckSetupReads: CheckSetup names every file the hook will read —
+// the task, each tree document, the step map an id names, the planning
+// store's files — so that `aepflow hooks --out` lands on none of them.
+func TestCheckSetupReads(t *testing.T) {
+	dir := t.TempDir()
+	ownFixture().Build(t, dir, projectF)
+	reads, err := CheckSetup(Options{Project: dir, Map: "fx/flow-steps"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		filepath.Join(dir, ".engineering", "task.yaml"),
+		filepath.Join(dir, "tree", "workflows", "fx", "flow.yaml"),
+		filepath.Join(dir, "tree", "drivers", "fx", "flow.yaml"),
+	} {
+		if !slices.Contains(reads, want) {
+			t.Errorf("reads %v lack %s", reads, want)
+		}
+	}
+	var planning int
+	for _, r := range reads {
+		if strings.Contains(r, filepath.Join(".engineering", "planning")+string(filepath.Separator)) {
+			planning++
+		}
+	}
+	if planning == 0 {
+		t.Errorf("reads %v name no planning file", reads)
+	}
+	// Without a map the tree is still what the hook reads.
+	if reads, err := CheckSetup(Options{Project: dir}); err != nil || !slices.Contains(reads, filepath.Join(dir, "tree", "workflows", "fx", "flow.yaml")) {
+		t.Errorf("without --map: %v, %v", reads, err)
 	}
 }

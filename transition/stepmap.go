@@ -110,30 +110,52 @@ func problems(list diag.List) string {
 // map, or a step-map id of the tree's drivers/ — and, when the task
 // resolves, fit its workflow. The run is not read (a hooks file is written
 // before its run exists), and a task or store not there yet is not an
-// error here: the hook reports those when it is asked. Nothing is written.
-func CheckSetup(opts Options) error {
+// error here: the hook reads those when it is asked. Nothing is written.
+//
+// reads are the files the hook will read at every consultation, as far as
+// they exist now — the task, the tree's documents (the project's own
+// principles and profiles too), a step map's file, the planning store's
+// files — so that the hooks file is never written over one of them.
+func CheckSetup(opts Options) (reads []string, err error) {
 	opts.Run = ""
 	loc, out := locate(opts)
 	if loc == nil {
-		return errors.New(out.Message)
-	}
-	if opts.Map == "" {
-		return nil
+		return nil, errors.New(out.Message)
 	}
 	docTree, diags := engine.LoadTree(loc.root, loc.extra...)
+	reads = setupReads(loc, docTree)
+	if opts.Map == "" {
+		return reads, nil
+	}
 	if diags.HasErrors() {
-		return fmt.Errorf("--map %s: cannot load the documents it is checked against: %s", opts.Map, diagline.Join(diags))
+		return reads, fmt.Errorf("--map %s: cannot load the documents it is checked against: %s", opts.Map, diagline.Join(diags))
 	}
 	m, err := loadMap(opts.Map, docTree)
 	if err == nil {
+		reads = append(reads, m.File)
 		if w := taskWorkflow(loc, docTree); w != nil {
 			err = fitMap(m, w)
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("--map %s: %v", opts.Map, err)
+		return reads, fmt.Errorf("--map %s: %v", opts.Map, err)
 	}
-	return nil
+	return reads, nil
+}
+
+// setupReads lists the files the hook located at loc reads: the task, the
+// files of the tree t, and every file of the planning store (names only:
+// nothing more is read).
+func setupReads(loc *location, t *tree.Tree) []string {
+	reads := []string{loc.task}
+	for _, f := range t.Files {
+		reads = append(reads, f.Path)
+	}
+	if loc.store != "" {
+		store, _ := tree.Files(loc.store, func(string) bool { return true })
+		reads = append(reads, store...)
+	}
+	return reads
 }
 
 // taskWorkflow returns the tree's model of the workflow the located task

@@ -83,6 +83,13 @@ file could not be written, 2 usage error.`,
 					return usageError("--%s -: the hook's standard input is the harness's JSON, not a file; name the file", f.name)
 				}
 			}
+			// A value the hook refuses (`--run=`, `--root -`) is refused
+			// here too: an empty one was dropped from the command, so a
+			// `--run "$RUN"` with RUN unset wrote a hook that governs no run.
+			given := transition.Options{Project: projectDir, Root: root, Task: task, Store: store, Map: stepMap, Run: runID, PluginDirs: pluginDirs}
+			if err := given.CheckGiven(cmd.Flags().Changed); err != nil {
+				return usageError("%v", err)
+			}
 			exe, err := os.Executable()
 			if err != nil {
 				return exitWith(exitUndecided, fmt.Errorf("cannot find the running binary: %w", err))
@@ -129,9 +136,11 @@ file could not be written, 2 usage error.`,
 			if err := checkHookTask(task); err != nil {
 				return exitWith(exitProblems, fmt.Errorf("not writing %s: --task %s: %v", out, task, errText(err)))
 			}
-			if err := transition.CheckSetup(transition.Options{Project: projectDir, Root: root, Task: task, Store: store, Map: stepMap}); err != nil {
+			reads, err := transition.CheckSetup(transition.Options{Project: projectDir, Root: root, Task: task, Store: store, Map: stepMap})
+			if err != nil {
 				return exitWith(exitProblems, fmt.Errorf("not writing %s: %v", out, err))
 			}
+			noteInputs(cmd, reads...)
 			var b bytes.Buffer
 			if err := flow.WriteHooks(&b, flow.TransitionHooks(argv)); err != nil {
 				return exitWith(exitUndecided, err)
@@ -165,7 +174,8 @@ file could not be written, 2 usage error.`,
 
 // noteHooksInputs records the files the hook will read as this command's
 // inputs, so that --out cannot replace one of them with the hooks file:
-// the project's project.yaml and task document, --task and a --map file.
+// the project's project.yaml and task document, --task and a --map file
+// (transition.CheckSetup names the tree's and the store's).
 func noteHooksInputs(cmd *cobra.Command, projectDir, task, stepMap string) {
 	noteInputs(cmd, task)
 	if isFile(stepMap) {

@@ -239,6 +239,7 @@ func renderOverlay(cmd *cobra.Command, f renderFlags, w *workflow.Workflow) (*re
 		if ov, err = render.ReadRun(".", f.run, os.Getenv); err != nil {
 			return nil, err
 		}
+		noteInputs(cmd, ov.Files...) // no --out lands on the run it draws
 		source = f.run
 	default:
 		return nil, nil
