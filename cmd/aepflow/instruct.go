@@ -131,6 +131,7 @@ type instructRun struct {
 func runInstruct(cmd *cobra.Command, f instructFlags) error {
 	r := &instructRun{cmd: cmd, f: f, sources: diag.Sources{}}
 	t, ds := tree.Load(f.root)
+	ds.Extend(treeChecks(t)) // validated as validate validates it (instructions.md §2: D§2.5)
 	noteTree(cmd, t, r.sources)
 	if ds.HasErrors() {
 		return reportDiagnostics(cmd.ErrOrStderr(), ds, r.sources)

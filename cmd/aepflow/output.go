@@ -29,16 +29,21 @@ import (
 // writing or checking the output.
 
 // loadTreeWorkflow parses the workflow reference id, loads the tree at root
-// and finds the workflow. The tree's sources are added to sources for the
-// text printer, and its files to the command's inputs (no --out may land
-// on one). The tree is nil when it does not load, the workflow nil when
-// the reference is bad or unknown; the list says why.
+// (validate's checks included) and finds the workflow. The tree's sources
+// are added to sources for the text printer, and its files to the
+// command's inputs (no --out may land on one). The tree is nil when it
+// does not load, the workflow nil when the reference is bad or unknown;
+// the list says why.
 func loadTreeWorkflow(cmd *cobra.Command, root, id string, sources diag.Sources) (*workflow.Workflow, *tree.Tree, diag.List) {
 	if _, ds := workflowRef(id); ds != nil {
 		return nil, nil, ds // refused before the tree is read
 	}
 	t, ds := tree.Load(root)
 	ds.Extend(t.RequireDocuments())
+	// Validated as validate validates it (documents.md §2.5: references
+	// resolved, vocabulary declared): a tree the hook refuses is refused
+	// here too, so that `flow --check` never passes it in CI.
+	ds.Extend(treeChecks(t))
 	noteTree(cmd, t, sources)
 	if ds.HasErrors() {
 		return nil, nil, ds

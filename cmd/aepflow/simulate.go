@@ -107,10 +107,6 @@ func runSimulate(cmd *cobra.Command, f simulateFlags) error {
 	stderr := cmd.ErrOrStderr()
 	sources := diag.Sources{}
 	w, t, ds := loadTreeWorkflow(cmd, f.root, f.id, sources)
-	if t != nil {
-		// Loaded and validated as analyze and validate load it.
-		ds.Extend(treeChecks(t))
-	}
 	if w == nil || ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)
 	}
