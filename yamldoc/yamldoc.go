@@ -20,7 +20,9 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
 	yaml "go.yaml.in/yaml/v3"
@@ -131,8 +133,35 @@ func syntaxDiagnostic(file string, data []byte, err error) diag.Diagnostic {
 		if n, convErr := strconv.Atoi(m[1]); convErr == nil {
 			pos = diag.Pos{Line: min(n, lineCount(data)), Column: 1}
 		}
+	} else if strings.Contains(msg, "UTF-8") {
+		// yaml.v3 names no line for a byte that is not UTF-8: the first
+		// such byte is the one it met.
+		if at, ok := firstInvalidUTF8(data); ok {
+			pos = at
+		}
 	}
 	return diag.Errorf(CodeSyntax, "the file is not valid YAML or JSON: %s", msg).At(file, pos)
+}
+
+// firstInvalidUTF8 is the position of the first byte of data that does not
+// begin a valid UTF-8 sequence: its line, as lineCount breaks lines, and
+// its column in code points (as yaml.v3 counts them), both 1-based.
+func firstInvalidUTF8(data []byte) (diag.Pos, bool) {
+	pos := diag.Pos{Line: 1, Column: 1}
+	for i := 0; i < len(data); {
+		if b := diag.LineBreak(data, i); b > 0 {
+			pos.Line, pos.Column = pos.Line+1, 1
+			i += b
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return pos, true
+		}
+		pos.Column++
+		i += size
+	}
+	return diag.Pos{}, false
 }
 
 // lineCount counts lines the way go.yaml.in/yaml/v3 breaks them: LF, CR
