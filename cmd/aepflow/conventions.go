@@ -228,8 +228,14 @@ func describeFlagType(typ string) string {
 		return "true or false"
 	case "int", "int8", "int16", "int32", "int64":
 		return "an integer"
-	case "uint", "uint8", "uint16", "uint32", "uint64":
-		return "a whole number (0 or more)"
+	case "uint8":
+		return "a whole number from 0 to 255"
+	case "uint16":
+		return "a whole number from 0 to 65535"
+	case "uint32":
+		return "a whole number from 0 to 4294967295"
+	case "uint", "uint64":
+		return "a whole number from 0 to 18446744073709551615"
 	case "duration":
 		return "a duration such as 30s or 2m"
 	}
