@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/inorder"
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/stepmap"
@@ -86,65 +86,56 @@ func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 		e := &entry{file: File{Kind: kind}, diags: diag.List{diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir)}}
 		diags.Extend(t.admit(e))
 	}
-	// Files are read, parsed, decoded and validated in parallel, a window
-	// at a time, then admitted in load order against the byte budget, so
-	// the tree and its diagnostics are those of a sequential load; at most
-	// a window of files beyond MaxTreeBytes is ever read. Once the budget
-	// is spent, files are taken one by one, refused from their size before
-	// they are read, as a sequential load does.
-	window := 4 * runtime.GOMAXPROCS(0)
-	for start := 0; start < len(files); start += window {
-		chunk := files[start:min(start+window, len(files))]
-		if t.full {
-			for _, f := range chunk {
-				diags.Extend(t.admit(t.readEntry(f, kind)))
-			}
-			continue
-		}
-		for _, e := range readAll(chunk, kind) {
-			diags.Extend(t.admit(t.withinBudget(e)))
-		}
-	}
+	t.readFiles(files, kind, &diags)
 	return diags
 }
 
-// minParallelFiles is the fewest files readAll spreads over goroutines.
+// minParallelFiles is the fewest files readFiles spreads over goroutines.
 // Fewer are read in turn: on a small tree (the transition hook's usual one,
 // a few files a directory) waking a second thread costs a short-lived
 // process more time and memory than it saves.
 const minParallelFiles = 8
 
-// readAll reads, parses, decodes and validates files, as many at once as
-// the process may run goroutines in parallel (when there are at least
-// minParallelFiles); the byte budget is the caller's to apply, in order.
-func readAll(files []string, kind Kind) []*entry {
-	out := make([]*entry, len(files))
-	read := func(i int) {
-		data, diags := ReadFile(files[i])
-		if data == nil {
-			out[i] = &entry{file: File{Path: files[i], Kind: kind}, diags: diags}
-			return
-		}
-		out[i] = parseEntry(files[i], kind, data)
-	}
+// readFiles reads, parses, decodes and validates files and admits them
+// into the tree in their order, so that the tree and its diagnostics are
+// those of a sequential load. With at least minParallelFiles files, the
+// work runs on as many goroutines as the process may run in parallel,
+// started once for the whole directory (inorder.Run): each takes the next
+// file as soon as it is free, at most a window of files ahead of the one
+// admitted next (goroutines started per window, as before, paid for their
+// start and for growing their stacks again, and each window's slowest file
+// held the others up). Files are admitted against the byte budget as they
+// come in; once it is spent no more are handed out, the ones in flight are
+// refused from their bytes, and the rest are taken one by one, refused
+// from their size before they are read, as a sequential load does: at most
+// a window of files beyond MaxTreeBytes is ever read.
+func (t *Tree) readFiles(files []string, kind Kind, diags *diag.List) {
 	workers := min(runtime.GOMAXPROCS(0), len(files))
-	if workers <= 1 || len(files) < minParallelFiles {
-		for i := range files {
-			read(i)
+	if workers <= 1 || len(files) < minParallelFiles || t.full {
+		for _, f := range files {
+			diags.Extend(t.admit(t.readEntry(f, kind)))
 		}
-		return out
+		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				read(i)
-			}
+	started := inorder.Run(len(files), workers, 4*workers,
+		func(i int) *entry { return parseFile(files[i], kind) },
+		func(_ int, e *entry) bool {
+			diags.Extend(t.admit(t.withinBudget(e)))
+			return !t.full
 		})
+	for _, f := range files[started:] {
+		diags.Extend(t.admit(t.readEntry(f, kind)))
 	}
-	wg.Wait()
-	return out
+}
+
+// parseFile reads, parses, decodes and validates one file; the byte budget
+// is the caller's to apply, in order.
+func parseFile(file string, kind Kind) *entry {
+	data, diags := ReadFile(file)
+	if data == nil {
+		return &entry{file: File{Path: file, Kind: kind}, diags: diags}
+	}
+	return parseEntry(file, kind, data)
 }
 
 // withinBudget returns e, or its refusal when its bytes would take the
