@@ -449,11 +449,16 @@ func (m *Map) Keys() []*yaml.Node {
 
 // String decodes n as a string. Unquoted timestamps read as their text.
 func (r *Reader) String(n *yaml.Node, path string) (string, bool) {
-	if n == nil || n.Kind != yaml.ScalarNode || !isStringTag(n.Tag) {
+	if !isString(n) {
 		r.WrongType(n, path, "a string")
 		return "", false
 	}
 	return n.Value, true
+}
+
+// isString reports whether n is a scalar that reads as a string.
+func isString(n *yaml.Node) bool {
+	return n != nil && n.Kind == yaml.ScalarNode && isStringTag(n.Tag)
 }
 
 // OptString decodes n as a string, or reports absence (nil or null) as
@@ -509,14 +514,18 @@ func (r *Reader) Seq(n *yaml.Node, path string, oneOK bool) ([]*yaml.Node, bool)
 	return nil, false
 }
 
-// Strings decodes n as a list of strings (null reads as empty).
+// Strings decodes n as a list of strings (null reads as empty). An item's
+// path is joined only for an item reported: the hook reads every list of
+// every document of a tree.
 func (r *Reader) Strings(n *yaml.Node, path string, oneOK bool) []string {
 	items, _ := r.Seq(n, path, oneOK)
 	out := make([]string, 0, len(items))
 	for i, it := range items {
-		if s, ok := r.String(it, Index(path, i)); ok {
-			out = append(out, s)
+		if !isString(it) {
+			r.WrongType(it, Index(path, i), "a string")
+			continue
 		}
+		out = append(out, it.Value)
 	}
 	return out
 }

@@ -362,3 +362,22 @@ func TestWrongTypedMapBlamesOnce(t *testing.T) {
 		t.Errorf("diagnostics %v; want the one about `spec`", diags)
 	}
 }
+
+// TestStringsJoinsPathsOnlyToReport: a list of strings decodes into one
+// slice, with no item path joined; an item of the wrong type is reported at
+// its own path.
+func TestStringsJoinsPathsOnlyToReport(t *testing.T) {
+	doc, diags := Parse("f.yaml", []byte("tags: [a, b, c, d, e, f, g, h]\nbad: [a, [b]]\n"))
+	r := NewReader(doc, &diags)
+	m := r.Map(doc.Root, "", false)
+	tags := m.Require("tags")
+	if n := testing.AllocsPerRun(20, func() { r.Strings(tags, "tags", false) }); n != 1 {
+		t.Errorf("Strings over 8 strings: %v allocations, want 1 (the slice)", n)
+	}
+	if got := r.Strings(m.Require("bad"), "bad", false); len(got) != 1 || got[0] != "a" {
+		t.Errorf("Strings(bad) = %q", got)
+	}
+	if len(diags) != 1 || diags[0].Path != "bad[1]" || diags[0].Message != "`bad[1]` must be a string, found a sequence" {
+		t.Errorf("diagnostics %v; want one at bad[1]", diags)
+	}
+}
