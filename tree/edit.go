@@ -62,7 +62,7 @@ func (t *Tree) WithFile(file string, data []byte) (*Tree, diag.List, bool) {
 		return t, nil, false
 	}
 	file = t.pathOf(file)
-	next, diags := t.rebuild(t.replaced(file, parseEntry(file, kind, data)))
+	next, diags := t.rebuild(t.replaced(file, parseEntry(file, kind, data, t.opts)))
 	return next, diags, true
 }
 

@@ -50,11 +50,12 @@ func LoadKinds(root string, kinds ...Kind) (*Tree, diag.List) {
 // Options tune what a load keeps of the files it reads.
 type Options struct {
 	// NoSources keeps no file's bytes once the file is decoded: Sources
-	// stays empty, so diagnostics print without source lines. It is for a
-	// reader whose answers are one line (the transition hook): the bytes
-	// of a tree are most of what a load keeps, and a process that keeps
-	// them pays for them in its peak memory. Every document is read,
-	// bounded, parsed, decoded and validated as without it.
+	// stays empty, so diagnostics print without source lines, and carry no
+	// spans or fixes (which need the bytes). It is for a reader whose
+	// answers are one line (the transition hook): the bytes of a tree are
+	// most of what a load keeps, and a process that keeps them pays for
+	// them in its peak memory. Every document is read, bounded, parsed,
+	// decoded and validated as without it.
 	NoSources bool
 }
 
@@ -118,7 +119,7 @@ func (t *Tree) readFiles(files []string, kind Kind, diags *diag.List) {
 		return
 	}
 	started := inorder.Run(len(files), workers, 4*workers,
-		func(i int) *entry { return parseFile(files[i], kind) },
+		func(i int) *entry { return parseFile(files[i], kind, t.opts) },
 		func(_ int, e *entry) bool {
 			diags.Extend(t.admit(t.withinBudget(e)))
 			return !t.full
@@ -130,12 +131,12 @@ func (t *Tree) readFiles(files []string, kind Kind, diags *diag.List) {
 
 // parseFile reads, parses, decodes and validates one file; the byte budget
 // is the caller's to apply, in order.
-func parseFile(file string, kind Kind) *entry {
+func parseFile(file string, kind Kind, opts Options) *entry {
 	data, diags := ReadFile(file)
 	if data == nil {
 		return &entry{file: File{Path: file, Kind: kind}, diags: diags}
 	}
-	return parseEntry(file, kind, data)
+	return parseEntry(file, kind, data, opts)
 }
 
 // withinBudget returns e, or its refusal when its bytes would take the
@@ -166,11 +167,15 @@ func (t *Tree) readEntry(file string, kind Kind) *entry {
 	if t.bytes += int64(len(data)); t.bytes > MaxTreeBytes {
 		return refused(t.overBudget(file))
 	}
-	return parseEntry(file, kind, data)
+	return parseEntry(file, kind, data, t.opts)
 }
 
-// parseEntry parses, decodes and validates data as the file of kind.
-func parseEntry(file string, kind Kind, data []byte) *entry {
+// parseEntry parses, decodes and validates data as the file of kind. Under
+// opts.NoSources the decoders are not given the bytes: they serve only the
+// spans and fixes of diagnostics printed with their source lines, which
+// such a load never prints (a workflow locates every transition's states
+// for them, on every load).
+func parseEntry(file string, kind Kind, data []byte, opts Options) *entry {
 	e := &entry{file: File{Path: file, Kind: kind}, data: data}
 	doc, ds := yamldoc.Parse(file, data)
 	e.diags.Extend(ds)
@@ -178,11 +183,14 @@ func parseEntry(file string, kind Kind, data []byte) *entry {
 		e.brokenID = peekID(nil, data)
 		return e
 	}
+	if opts.NoSources {
+		doc.Data = nil
+	}
 	d, sound, ds := decode(kind, doc)
 	e.diags.Extend(ds)
 	e.doc, e.sound = d, sound
 	if d == nil || !sound {
-		e.brokenID = peekID(doc.Root, doc.Data)
+		e.brokenID = peekID(doc.Root, data)
 	}
 	return e
 }

@@ -36,7 +36,7 @@ func LoadSources(root string, sources []Source) (*Tree, diag.List) {
 	t.kinds = slices.Clone(Kinds)
 	var diags diag.List
 	for _, s := range ordered {
-		diags.Extend(t.admit(parseEntry(s.Path, s.Kind, s.Data)))
+		diags.Extend(t.admit(parseEntry(s.Path, s.Kind, s.Data, t.opts)))
 	}
 	diags.Extend(t.crossCheck())
 	return t, diags

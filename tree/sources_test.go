@@ -81,7 +81,8 @@ func TestNonRegularFilesRefused(t *testing.T) {
 
 // TestNoSourcesLoadsAlike loads every fixture tree with and without
 // Options.NoSources: the same files in the same order, the same
-// diagnostics (their positions come from the parse, not the kept bytes),
+// diagnostics (their positions come from the parse, not the kept bytes;
+// the printer used here shows no spans or fixes, which need the bytes),
 // the same identities; only Sources differs, empty with the option. A tree
 // WithFile builds from it keeps no bytes either.
 func TestNoSourcesLoadsAlike(t *testing.T) {
