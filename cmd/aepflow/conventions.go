@@ -111,9 +111,8 @@ func enumMessage(what, value string, allowed []string) string {
 func requireFlags(cmd *cobra.Command, names ...string) error {
 	var missing []string
 	for _, n := range names {
-		// A string flag given as "" is as good as missing: it would
-		// silently mean the default.
-		if f := cmd.Flags().Lookup(n); f != nil && (!f.Changed || (f.Value.Type() == "string" && f.Value.String() == "")) {
+		// A flag given as "" never gets here: emptyFlags refused it.
+		if f := cmd.Flags().Lookup(n); f != nil && !f.Changed {
 			missing = append(missing, "--"+n)
 		}
 	}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/transition"
@@ -238,8 +240,10 @@ func guardRun(runE func(*cobra.Command, []string) error) func(*cobra.Command, []
 				err = exitWith(internalExit(cmd), fmt.Errorf("%s: internal error: %v (a bug in aepflow; please report it)", where, r))
 			}
 		}()
-		if err = checkStdinOnce(cmd, args); err == nil {
-			err = runE(cmd, args)
+		if err = emptyFlags(cmd); err == nil {
+			if err = checkStdinOnce(cmd, args); err == nil {
+				err = runE(cmd, args)
+			}
 		}
 		var ee *exitError
 		if err != nil && !errors.As(err, &ee) {
@@ -247,6 +251,42 @@ func guardRun(runE func(*cobra.Command, []string) error) func(*cobra.Command, []
 		}
 		return err
 	}
+}
+
+// emptyFlags refuses a command line that gives a string-valued flag (or
+// one value of a repeatable one) the empty string: every such flag either
+// names something (a file, a state, an id) or picks among named values, so
+// `--snapshot ""` is always a mistake, most often a variable left unset,
+// and reading it as "not given" would run the command on its defaults and
+// exit 0. It is a usage error naming the flag; under the hook, whose
+// protocol fixes its own codes, "cannot answer". No command takes an empty
+// value on purpose (docs/decisions.md).
+func emptyFlags(cmd *cobra.Command) error {
+	var empty string
+	check := func(f *pflag.Flag) {
+		if empty != "" || !f.Changed {
+			return
+		}
+		var values []string
+		switch sv, isSlice := f.Value.(pflag.SliceValue); {
+		case isSlice && strings.HasPrefix(f.Value.Type(), "string"):
+			values = sv.GetSlice()
+		case f.Value.Type() == "string":
+			values = []string{f.Value.String()}
+		}
+		if slices.Contains(values, "") {
+			empty = f.Name
+		}
+	}
+	cmd.Flags().VisitAll(check)
+	if empty == "" {
+		return nil
+	}
+	err := fmt.Errorf("--%s must not be empty", empty)
+	if cmd.Annotations[hookAnnotation] != "" {
+		return exitWith(hookCannot, fmt.Errorf("drive transition: %v", err))
+	}
+	return exitWith(exitUsage, err)
 }
 
 // groupRunE answers a group command (drive, trace) run with no verb or an
