@@ -101,6 +101,9 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)
 	}
+	if f.id == "" && f.mapRef == "" && len(t.Workflows) == 0 {
+		return reportDiagnostics(stderr, diag.List{noWorkflow(f.root, "analyse")}, sources)
+	}
 	ws, m, ds := analyzeTargets(cmd, t, f, sources)
 	if ds.HasErrors() {
 		return reportDiagnostics(stderr, ds, sources)

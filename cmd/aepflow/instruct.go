@@ -23,7 +23,6 @@ func init() { register("instruct", newInstructCmd) }
 // Codes of `aepflow instruct` (instructions.md §2.2) beyond the tree's and
 // the step map's own.
 const (
-	codeNoWorkflow  = "no_workflow"
 	codeOutRequired = "out_required"
 )
 
@@ -225,8 +224,7 @@ type output struct {
 // directory --out.
 func (r *instructRun) all() error {
 	if len(r.tree.Workflows) == 0 {
-		return r.refuse(diag.Errorf(codeNoWorkflow, "the tree at `%s` declares no workflow: there is nothing to write instructions for", r.f.root).
-			WithHint("add a workflow under `%s`", filepath.ToSlash(filepath.Join(r.f.root, "workflows"))))
+		return r.refuse(noWorkflow(r.f.root, "write instructions for"))
 	}
 	if r.f.out == "" {
 		n := len(r.tree.Workflows)

@@ -28,6 +28,18 @@ import (
 // (flow, render) share: finding the workflow, printing diagnostics, and
 // writing or checking the output.
 
+// codeNoWorkflow: a command that works on every workflow of the tree
+// (instruct, analyze without --id) was given a tree that declares none.
+const codeNoWorkflow = "no_workflow"
+
+// noWorkflow refuses a tree at root that declares no workflow, for a
+// command that would do what to each: a check over no workflow would pass
+// having checked nothing. The hint names where the workflows were looked for.
+func noWorkflow(root, what string) diag.Diagnostic {
+	return diag.Errorf(codeNoWorkflow, "the tree at `%s` declares no workflow: there is nothing to %s", root, what).
+		WithHint("add a workflow under `%s`", filepath.ToSlash(filepath.Join(root, "workflows")))
+}
+
 // loadTreeWorkflow parses the workflow reference id, loads the tree at root
 // (validate's checks included) and finds the workflow. The tree's sources
 // are added to sources for the text printer, and its files to the
