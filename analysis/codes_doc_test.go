@@ -62,7 +62,7 @@ func TestCodesPage(t *testing.T) {
 		docCase(t, &b, filepath.Join(cases, c.cases))
 	}
 	b.WriteString("\n## `scenario_now_twice`\n\nTwo scenario files of one `aepflow simulate` set `now`; the first one stands.\n\nSeverity: error. Position: the second `now` value.\n")
-	b.WriteString("\n## `scenario_too_large`\n\nThe scenario files of one `aepflow simulate` hold more than 5,000 records together.\n\nSeverity: error. Position: the last scenario file.\n")
+	b.WriteString("\n## `scenario_too_large`\n\nThe scenario files of one `aepflow simulate` hold more than 5,000 records together, or its walk would submit more than 5,000 (an `on_entry` entry without `visit` is submitted on every entry into its state); the simulation is refused (exit 1).\n\nSeverity: error. Position: the last scenario file; for the walk, the `on_entry` entry without `visit`.\n")
 	b.WriteString("\n## `workflow_mismatch`\n\n`aepflow simulate --task`: the task's profile runs another workflow than `--id`'s.\n\nSeverity: error. Position: the task file.\n")
 	if *update {
 		if err := os.WriteFile(page, []byte(b.String()), 0o644); err != nil {

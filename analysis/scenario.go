@@ -26,13 +26,15 @@ const (
 	// CodeScenarioNowTwice: `now` is given by more than one file.
 	CodeScenarioNowTwice = "scenario_now_twice"
 	// CodeScenarioTooLarge: the scenario files hold more than
-	// MaxScenarioRecords records.
+	// MaxScenarioRecords records, or the walk would submit more.
 	CodeScenarioTooLarge = "scenario_too_large"
 )
 
 // MaxScenarioRecords bounds the records of one simulation, all files
-// together: every move rebuilds the fact store from the whole log, so the
-// walk costs moves × records.
+// together, and the records its walk submits, all submissions together:
+// every move rebuilds the fact store from the whole log, so the walk costs
+// moves × records, and an `on_entry` entry without `visit` is submitted
+// again on every entry into its state.
 const MaxScenarioRecords = 5000
 
 // ScenarioFile is one `--evidence` argument: its name and bytes.
@@ -42,10 +44,14 @@ type ScenarioFile struct {
 }
 
 // OnEntry is the evidence submitted on an entry into a state: the Visit-th
-// (0: every entry).
+// (0: every entry). File, Pos and Path locate the entry in its scenario
+// document, for a walk that refuses what it submits.
 type OnEntry struct {
 	Visit   uint32
 	Records []evidence.Record
+	File    string
+	Pos     diag.Pos
+	Path    string
 }
 
 // Scenario is the merge of the scenario documents of one simulation
@@ -186,7 +192,7 @@ func (sc *Scenario) readOnEntry(r *yamldoc.Reader, n *yaml.Node, w *workflow.Wor
 		for i, it := range items {
 			p := yamldoc.Index(path, i)
 			em := r.Map(it, p, false)
-			e := OnEntry{}
+			e := OnEntry{File: r.File, Pos: yamldoc.PosOf(it), Path: p}
 			if vn := em.Get("visit"); vn != nil {
 				e.Visit, _ = r.Uint32(vn, yamldoc.Key(p, "visit"), 1)
 			}

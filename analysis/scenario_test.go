@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,76 @@ func TestWalkBounds(t *testing.T) {
 	}
 	if _, ds := ReadScenarios([]ScenarioFile{{"big.yaml", []byte(big.String())}}, w, fixedNow); !ds.HasErrors() || ds[0].Code != CodeScenarioTooLarge {
 		t.Errorf("a scenario of %d records: %v", MaxScenarioRecords+1, ds)
+	}
+}
+
+// cycleScenario returns a workflow whose walk goes a -> b -> a for ever
+// and a scenario whose one `on_entry` entry of `a`, without `visit`,
+// holds n records: submitted again on every entry into `a`.
+func cycleScenario(t *testing.T, n int) (*tree.Tree, *workflow.Workflow, *Scenario) {
+	t.Helper()
+	w, ds := workflow.Load("cycle.yaml", []byte("id: demo/cycle\nversion: 1\ntitle: Cycle\ninitial: b\nstates:\n  a: {title: A}\n  b: {title: B}\n  done: {title: Done, terminal: true}\ntransitions:\n  - {from: a, to: b}\n  - {from: b, to: a}\n  - {from: a, to: done, when: never}\n"))
+	if w == nil || ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	var b strings.Builder
+	b.WriteString("format: aep.scenario/1\nnow: 2023-11-14\non_entry:\n  a:\n    - evidence:\n")
+	for range n {
+		b.WriteString("        - {kind: diff, observed_at: 2023-11-13, producer: {producer: agent, id: a}}\n")
+	}
+	sc, ds := ReadScenarios([]ScenarioFile{{"cycle-scenario.yaml", []byte(b.String())}}, w, fixedNow)
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	tr, _ := chainlessTree(w)
+	return tr, w, sc
+}
+
+// TestWalkSubmitBound: MaxScenarioRecords bounds the records the walk
+// submits, not only those the files hold. An `on_entry` entry without
+// `visit` is submitted on every entry into its state, so 10 records on a
+// two-state cycle under a budget of 1,000 would submit 10,000: the walk is
+// refused at the entry that would pass the bound, at the entry's position.
+func TestWalkSubmitBound(t *testing.T) {
+	tr, w, sc := cycleScenario(t, 10)
+	run, ds, err := Simulate(tr, w, sc, SimOptions{MaxVisits: MaxVisitBudget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run != nil {
+		t.Fatalf("the walk ran (%s after %d moves), diagnostics %v", run.Outcome.Kind, run.Outcome.Moves, ds)
+	}
+	if len(ds) != 1 || ds[0].Code != CodeScenarioTooLarge {
+		t.Fatalf("diagnostics %v", ds)
+	}
+	d := ds[0]
+	want := "`on_entry.a[0]` submits its 10 record(s) on every entry into `a`: at entry 501 the walk would have submitted 5010 records, more than the 5000 a simulation submits"
+	if d.File != "cycle-scenario.yaml" || d.Pos.Line != 5 || d.Pos.Column != 7 || d.Message != want {
+		t.Errorf("got %s:%d:%d: %s\nwant cycle-scenario.yaml:5:7: %s", d.File, d.Pos.Line, d.Pos.Column, d.Message, want)
+	}
+	// Under the bound, the same scenario walks: 500 entries of 10 records.
+	run, ds, err = Simulate(tr, w, sc, SimOptions{MaxVisits: 500})
+	if err != nil || ds.HasErrors() || run.Outcome.Kind != OutcomeBudget {
+		t.Fatalf("under the bound: %v %v %+v", err, ds, run)
+	}
+}
+
+// TestWalkSubmitBoundMemory is the probe's shape: 4,999 records in one
+// entry without `visit` on a two-state cycle, budget 1,000, which submitted
+// about five million records (2.8 GB). The walk is refused at the second
+// entry; what the whole simulation allocates stays a small multiple of the
+// scenario (a count, not a timing).
+func TestWalkSubmitBoundMemory(t *testing.T) {
+	tr, w, sc := cycleScenario(t, MaxScenarioRecords-1)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	run, ds, err := Simulate(tr, w, sc, SimOptions{MaxVisits: MaxVisitBudget})
+	runtime.ReadMemStats(&after)
+	if err != nil || run != nil || len(ds) != 1 || ds[0].Code != CodeScenarioTooLarge {
+		t.Fatalf("a run %v, diagnostics %v, err %v", run != nil, ds, err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("the refused walk allocated %d bytes; a walk bounded at %d submitted records needs far less", got, MaxScenarioRecords)
 	}
 }

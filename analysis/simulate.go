@@ -143,7 +143,8 @@ type Run struct {
 
 // Simulate walks workflow w of tree t against scenario sc with the engine's
 // own transition (§10.4). The list holds the refusals (an undeclared
-// evidence kind); an engine failure is returned as an error.
+// evidence kind, a walk that would submit more than MaxScenarioRecords
+// records); an engine failure is returned as an error.
 func Simulate(t *tree.Tree, w *workflow.Workflow, sc *Scenario, opts SimOptions) (*Run, diag.List, error) {
 	plan := opts.Plan
 	var kinds map[string]bool
@@ -170,6 +171,9 @@ func Simulate(t *tree.Tree, w *workflow.Workflow, sc *Scenario, opts SimOptions)
 	run, err := sim.walk(engine.NewExecution(plan, sc.Graph, sc.Now))
 	if err != nil {
 		return nil, nil, err
+	}
+	if sim.refusal != nil {
+		return nil, diag.List{*sim.refusal}, nil
 	}
 	run.Workflow = w.Ref().String()
 	if opts.Plan != nil {
@@ -208,6 +212,10 @@ type simulation struct {
 	visits map[string]int
 	run    Run
 	moves  int
+	// submitted counts the records submitted so far, all submissions
+	// together; refusal is set when the next would pass MaxScenarioRecords.
+	submitted int
+	refusal   *diag.Diagnostic
 	// joins maps a (from, to) pair to its transition.
 	joins map[[2]string]*workflow.Transition
 }
@@ -224,10 +232,18 @@ func (s *simulation) budget(state string) uint32 {
 }
 
 // submit submits records in the execution's state and records the step.
-func (s *simulation) submit(exec *engine.Execution, recs []evidence.Record) {
+// It reports false, submitting nothing, when the records would take the
+// walk past MaxScenarioRecords submitted records: the walk stops there
+// and the simulation is refused (s.refusal).
+func (s *simulation) submit(exec *engine.Execution, recs []evidence.Record) bool {
 	if len(recs) == 0 {
-		return
+		return true
 	}
+	if s.submitted+len(recs) > MaxScenarioRecords {
+		s.refuse(exec.State, len(recs))
+		return false
+	}
+	s.submitted += len(recs)
 	first := len(exec.Evidence)
 	exec.Submit(recs...)
 	step := Step{Kind: "submit", State: exec.State, Visit: s.visits[exec.State]}
@@ -235,6 +251,25 @@ func (s *simulation) submit(exec *engine.Execution, recs []evidence.Record) {
 		step.Records = append(step.Records, RecordRef{ID: en.Record.ID, Kind: en.Record.Kind()})
 	}
 	s.run.Steps = append(s.run.Steps, step)
+	return true
+}
+
+// refuse sets the refusal of a walk whose submission of n records in
+// state would pass MaxScenarioRecords. The files hold at most that many
+// records (ReadScenarios), so the cause is an `on_entry` entry of state
+// without `visit`, submitted again on every entry: the first is blamed.
+func (s *simulation) refuse(state string, n int) {
+	v := s.visits[state]
+	d := diag.Errorf(CodeScenarioTooLarge, "the walk would submit %d records at entry %d into `%s`, %d in all, more than the %d a simulation submits", n, v, state, s.submitted+n, MaxScenarioRecords)
+	for _, e := range s.sc.Entries[state] {
+		if e.Visit == 0 {
+			d = diag.Errorf(CodeScenarioTooLarge, "`%s` submits its %d record(s) on every entry into `%s`: at entry %d the walk would have submitted %d records, more than the %d a simulation submits", e.Path, len(e.Records), state, v, s.submitted+n, MaxScenarioRecords).
+				At(e.File, e.Pos).WithPath(e.Path)
+			break
+		}
+	}
+	d = d.WithHint("give the entry a `visit:` (the entry it belongs to), or lower the visit budget with --max-visits")
+	s.refusal = &d
 }
 
 // entryRecords returns the records of the v-th entry into state.
@@ -252,8 +287,9 @@ func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 	s.run.Initial = exec.State
 	s.visits[exec.State] = 1
 	s.run.Records = s.sc.records()
-	s.submit(exec, s.sc.Evidence)
-	s.submit(exec, s.entryRecords(exec.State, 1))
+	if !s.submit(exec, s.sc.Evidence) || !s.submit(exec, s.entryRecords(exec.State, 1)) {
+		return &s.run, nil
+	}
 	for {
 		// The engine's own transition, asked without moving (Next): the
 		// target is entered only when the budget allows the entry, so the
@@ -285,7 +321,9 @@ func (s *simulation) walk(exec *engine.Execution) (*Run, error) {
 		s.moves++
 		step.N = s.moves
 		s.run.Steps = append(s.run.Steps, step)
-		s.submit(exec, s.entryRecords(r.To, s.visits[r.To]))
+		if !s.submit(exec, s.entryRecords(r.To, s.visits[r.To])) {
+			return &s.run, nil
+		}
 	}
 }
 
