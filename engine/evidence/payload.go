@@ -139,7 +139,11 @@ func readPayload(r *yamldoc.Reader, m *yamldoc.Map, path, kind string, skip []st
 	for _, f := range schema {
 		n := m.Get(f.key)
 		fp := yamldoc.Key(path, f.key)
-		if n == nil || yamldoc.IsNull(n) {
+		// Only an absent key takes the default: `failed: null` is not
+		// "no failure" but a value of the wrong type, refused below by
+		// checkField as any other (read as 0, it passed a check with no
+		// data). An opaque field (tAny) keeps its null.
+		if n == nil {
 			switch {
 			case f.required:
 				r.Report(m.Node(), path, missing(f.key, kind))
