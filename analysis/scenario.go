@@ -8,7 +8,6 @@ import (
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
 	"github.com/aepflow/aepflow/internal/suggest"
-	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/workflow"
 	"github.com/aepflow/aepflow/yamldoc"
 	yaml "go.yaml.in/yaml/v3"
@@ -153,7 +152,7 @@ func (sc *Scenario) readMapping(r *yamldoc.Reader, n *yaml.Node, w *workflow.Wor
 	}
 	m.Allow("now")
 	if fn := m.Get("facts"); fn != nil {
-		sc.Facts = append(sc.Facts, readFacts(r, fn, "facts")...)
+		sc.Facts = append(sc.Facts, engine.ReadFacts(r, fn, "facts", false)...)
 	}
 	var arts []artifact.DeclaredArtifact
 	if an := m.Get("artifacts"); an != nil {
@@ -203,46 +202,6 @@ func (sc *Scenario) readOnEntry(r *yamldoc.Reader, n *yaml.Node, w *workflow.Wor
 			sc.Entries[state] = append(sc.Entries[state], e)
 		}
 	}
-}
-
-// readFacts reads a mapping of fact path → bool, number or text, as a
-// task's constraints.facts.
-func readFacts(r *yamldoc.Reader, n *yaml.Node, path string) []engine.Fact {
-	m := r.Map(n, path, false)
-	defer m.Done()
-	var out []engine.Fact
-	for _, key := range m.Keys() {
-		p := yamldoc.Key(path, key.Value)
-		m.Allow(key.Value)
-		if !predicate.ValidFactPath(key.Value) {
-			r.Invalid(key, p, "`%s` is not a fact path", key.Value)
-			continue
-		}
-		v := m.Get(key.Value)
-		if v.Kind != yaml.ScalarNode {
-			r.WrongType(v, p, "a bool, a number or a text")
-			continue
-		}
-		var val predicate.Value
-		switch v.Tag {
-		case "!!bool":
-			val = predicate.Bool(v.Value == "true")
-		case "!!int", "!!float":
-			fv, ok := predicate.ParseNumber(v.Value)
-			if !ok {
-				r.Invalid(v, p, "`%s` is not a finite number", v.Value)
-				continue
-			}
-			val = predicate.Number(fv)
-		case "!!str":
-			val = predicate.Text(v.Value)
-		default:
-			r.WrongType(v, p, "a bool, a number or a text")
-			continue
-		}
-		out = append(out, engine.Fact{Path: key.Value, Value: val})
-	}
-	return out
 }
 
 // records counts the scenario's records, `on_entry` included.

@@ -77,6 +77,8 @@ func TestScenarioRefusals(t *testing.T) {
 		{"bad now", "format: aep.scenario/1\nnow: yesterday\n", "invalid_value"},
 		{"bad fact path", "format: aep.scenario/1\nfacts: {'9x': 1}\n", "invalid_value"},
 		{"nested fact", "format: aep.scenario/1\nfacts: {a: [1]}\n", "wrong_type"},
+		{"fact past 2^53", "format: aep.scenario/1\nfacts: {a.b: 9007199254740993}\n", "invalid_value"},
+		{"fact beyond a float", "format: aep.scenario/1\nfacts: {a.b: 1e400}\n", "invalid_value"},
 		{"dangling relation", "format: aep.scenario/1\nartifacts:\n  - {id: \"spec:s\", kind: specification, status: approved, relations: [{specifies: \"story:none\"}]}\n", "unknown_relation_target"},
 		{"duplicate artifact", "format: aep.scenario/1\nartifacts:\n  - {id: \"story:s\", kind: story, status: active}\n  - {id: \"story:s\", kind: story, status: active}\n", "duplicate_artifact"},
 		{"scalar", "42\n", "wrong_type"},
@@ -116,6 +118,7 @@ func FuzzReadScenarios(f *testing.F) {
 	f.Add([]byte("- {kind: diff, observed_at: 2023-11-13, producer: {producer: agent, id: a}}\n"))
 	f.Add([]byte("format: aep.scenario/1\non_entry:\n  check:\n    - evidence: []\n"))
 	f.Add([]byte("format: aep.scenario/1\nfacts: {a: 1}\n"))
+	f.Add([]byte("format: aep.scenario/1\nfacts: {a.b: 9223372036854775807, c.d: 1e400, e: .nan}\n"))
 	w := gate(f)
 	tr, _ := chainlessTree(w)
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,6 +130,7 @@ func FuzzSnapshot(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte(`{"execution":"a.1","task":"a","state":"s","entered":[],"evidence":[],"events":[],"next_seq":0}`))
+	f.Add([]byte(`{"execution":"a.1","task":"a","state":"s","entered":["s"],"evidence":[{"state":"s","record":{"id":"a.1.evidence.1","observed_at":1,"produced_at":1,"producer":{"producer":"agent","id":"a"},"value":{"kind":"test_result","suite":"unit","passed":9007199254740993,"failed":1e400,"skipped":null}}}],"events":[],"next_seq":0}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, _ := DecodeSnapshot("s.json", data)
 		if s == nil {
@@ -156,6 +158,7 @@ func FuzzReadTask(f *testing.F) {
 	f.Add([]byte("id: T-1\nkind: feature\nobjective: x\nprotocol: fx/1\nprofile: fx.standard\nderived_from: [story:a]\n"))
 	f.Add([]byte("id: T-1\nobjective: x\nconstraints: {facts: {a.b: 1}, add: [p], remove: [q]}\n"))
 	f.Add([]byte("id: [x]\nprotocol: {a: 1}\nunknown: 1\n"))
+	f.Add([]byte("id: T-1\nobjective: x\nconstraints: {facts: {a.b: 9007199254740993, c.d: 1e400, e.f: .nan, g.h: 0x10, i.j: {k: 1}}}\n"))
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := 1
@@ -193,3 +196,30 @@ func TestNotAMappingIsOneDiagnostic(t *testing.T) {
 
 var _ = diag.Error
 var _ = yamldoc.Parse
+
+// TestTaskFactValues: a task's constraints.facts are read by the one fact
+// reader (protocol.DecodeFact): an integer past 2^53 is refused, not
+// rounded; 1e400 and `.nan` are named for what they are; every message
+// names the whole fact path, not its last segment.
+func TestTaskFactValues(t *testing.T) {
+	task := "id: T-1\nkind: feature\nobjective: x\nprotocol: p/1\nprofile: p\nconstraints:\n  facts:\n    a.exact: 9007199254740992\n    a.big: 9007199254740993\n    a.max: 9223372036854775807\n    a.huge: 1e400\n    a.nan: .nan\n    diff.exists: {x: 1}\n"
+	_, diags := ReadTask("task.yaml", []byte(task))
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%d:%d %s", d.Pos.Line, d.Pos.Column, d.Message))
+	}
+	want := []string{
+		"9:12 the fact `a.big` is `9007199254740993`, a number out of range: numbers are 64-bit floats, which hold whole numbers exactly only from -9007199254740992 to 9007199254740992",
+		"10:12 the fact `a.max` is `9223372036854775807`, a number out of range: numbers are 64-bit floats, which hold whole numbers exactly only from -9007199254740992 to 9007199254740992",
+		"11:13 the fact `a.huge` is `1e400`, a number out of range: it is beyond the largest 64-bit float (about 1.8e308)",
+		"12:12 the fact `a.nan` is `.nan`, which is not a finite number",
+		"13:18 the fact `diff.exists` must be a string, number or boolean, found a mapping",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	ok, diags := ReadTask("task.yaml", []byte("id: T-1\nkind: feature\nobjective: x\nprotocol: p/1\nprofile: p\nconstraints: {facts: {a.exact: 9007199254740992, a.neg: -9007199254740992}}\n"))
+	if diags.HasErrors() || ok.Facts[0].Value.Number() != 9007199254740992 || ok.Facts[1].Value.Number() != -9007199254740992 {
+		t.Errorf("the bounds themselves: %v %v", ok, diags)
+	}
+}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
-	"github.com/aepflow/aepflow/predicate"
+	"github.com/aepflow/aepflow/protocol"
 	"github.com/aepflow/aepflow/yamldoc"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -200,47 +200,28 @@ type decoder struct {
 	r *yamldoc.Reader
 }
 
-// facts reads a `facts` mapping of fact path → scalar, in sorted key order.
+// facts reads a task's `facts` mapping (constraints.facts).
 func (d decoder) facts(n *yaml.Node, path string) []Fact {
-	m := d.r.Map(n, path, true)
+	return ReadFacts(d.r, n, path, true)
+}
+
+// ReadFacts reads a `facts` mapping of fact path → boolean, number or text
+// at node n (document path path) into bindings in sorted path order, each
+// value read by protocol.DecodeFact (the reader of a profile's facts too).
+// A null mapping reads as empty when nullOK. Problems are reported into r
+// and their entries left out. A simulation scenario's `facts` are read
+// here, as a task's constraints.facts.
+func ReadFacts(r *yamldoc.Reader, n *yaml.Node, path string, nullOK bool) []Fact {
+	m := r.Map(n, path, nullOK)
 	defer m.Done()
 	var out []Fact
 	for _, k := range m.Keys() {
-		v := m.Get(k.Value)
-		p := yamldoc.Key(path, k.Value)
-		if !predicate.ValidFactPath(k.Value) {
-			d.r.Invalid(k, p, "`%s` is not a fact path", k.Value)
-			continue
+		if v, ok := protocol.DecodeFact(r, k, m.Get(k.Value), yamldoc.Key(path, k.Value)); ok {
+			out = append(out, Fact{Path: k.Value, Value: v})
 		}
-		val, ok := scalarValue(v)
-		if !ok {
-			d.r.WrongType(v, p, "a boolean, number or string")
-			continue
-		}
-		out = append(out, Fact{Path: k.Value, Value: val})
 	}
 	slices.SortStableFunc(out, func(a, b Fact) int { return strings.Compare(a.Path, b.Path) })
 	return out
-}
-
-// scalarValue turns a YAML scalar into a fact value (YAML 1.2 core: only
-// true/false are booleans).
-func scalarValue(n *yaml.Node) (predicate.Value, bool) {
-	if n == nil || n.Kind != yaml.ScalarNode {
-		return predicate.Value{}, false
-	}
-	switch n.Tag {
-	case "!!bool":
-		return predicate.Bool(strings.ToLower(n.Value) == "true"), true
-	case "!!int", "!!float":
-		if f, ok := predicate.ParseNumber(n.Value); ok {
-			return predicate.Number(f), true
-		}
-		return predicate.Value{}, false
-	case "!!null":
-		return predicate.Value{}, false
-	}
-	return predicate.Text(n.Value), true
 }
 
 // parseNonEmpty parses one YAML/JSON document, what naming it in the

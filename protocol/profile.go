@@ -1,8 +1,6 @@
 package protocol
 
 import (
-	"strconv"
-
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/ident"
 	"github.com/aepflow/aepflow/predicate"
@@ -124,15 +122,8 @@ func decodeRefsAt(r *yamldoc.Reader, n *yaml.Node, path string) ([]ident.Ref, []
 func (p *Profile) decodeFacts(r *yamldoc.Reader, n *yaml.Node, path string) {
 	m := r.Map(n, path, true)
 	for _, k := range m.Keys() {
-		v := m.Get(k.Value)
-		kp := yamldoc.Key(path, k.Value)
-		if !predicate.ValidFactPath(k.Value) {
-			r.Invalid(k, kp, "`%s` is not a fact path (dot-separated segments of letters, digits, `_` and `-`)", k.Value)
-			continue
-		}
-		val, ok := scalarValue(v)
+		val, ok := DecodeFact(r, k, m.Get(k.Value), yamldoc.Key(path, k.Value))
 		if !ok {
-			r.Report(v, kp, diag.Errorf(yamldoc.CodeWrongType, "the fact `%s` must be a string, number or boolean, found %s", k.Value, yamldoc.ShapeOf(v)))
 			continue
 		}
 		if _, dup := p.Facts[k.Value]; !dup {
@@ -142,24 +133,4 @@ func (p *Profile) decodeFacts(r *yamldoc.Reader, n *yaml.Node, path string) {
 	}
 	sortStrings(p.FactPaths)
 	m.Done()
-}
-
-// scalarValue converts a YAML scalar to a fact value: booleans and numbers
-// by their tag, everything else (timestamps included) as text.
-func scalarValue(n *yaml.Node) (predicate.Value, bool) {
-	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		return predicate.Value{}, false
-	}
-	switch n.Tag {
-	case "!!bool":
-		b, err := strconv.ParseBool(n.Value)
-		return predicate.Bool(b), err == nil
-	case "!!int", "!!float":
-		f, err := strconv.ParseFloat(n.Value, 64)
-		if err != nil {
-			return predicate.Text(n.Value), true
-		}
-		return predicate.Number(f), true
-	}
-	return predicate.Text(n.Value), true
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
@@ -71,5 +72,29 @@ func TestMisplaced(t *testing.T) {
 		if got := Misplaced(doc.Root); got != tt.want {
 			t.Errorf("Misplaced(%q) = %q, want %q", tt.src, got, tt.want)
 		}
+	}
+}
+
+// TestProfileFactNumbers: a profile's facts are read by DecodeFact, as a
+// task's: an integer past 2^53 is refused, not rounded (it was read with
+// ParseFloat), `.nan` is refused, not kept as the text ".nan", and 1e400
+// is a number out of range, not a text.
+func TestProfileFactNumbers(t *testing.T) {
+	src := "id: demo\ntitle: Demo\nprotocol: demo/1\nfacts:\n  a.exact: 9007199254740992\n  a.big: 9007199254740993\n  a.nan: .nan\n  a.huge: 1e400\n"
+	p, ds := LoadProfile("p.yaml", []byte(src))
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Message)
+	}
+	want := []string{
+		"the fact `a.big` is `9007199254740993`, a number out of range: numbers are 64-bit floats, which hold whole numbers exactly only from -9007199254740992 to 9007199254740992",
+		"the fact `a.nan` is `.nan`, which is not a finite number",
+		"the fact `a.huge` is `1e400`, a number out of range: it is beyond the largest 64-bit float (about 1.8e308)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if p == nil || p.Facts["a.exact"].Number() != 9007199254740992 || len(p.Facts) != 1 {
+		t.Errorf("facts bound: %v", p)
 	}
 }

@@ -112,7 +112,10 @@ func firstStringKey(n *yaml.Node, i int, first map[string]*yaml.Node) *yaml.Node
 func isStringTag(tag string) bool { return tag == "!!str" || tag == "!!timestamp" }
 
 // ShapeOf names the shape of a node for wrong_type messages: mapping,
-// sequence, string, integer, number, boolean, null, alias or nothing.
+// sequence, string, integer, number, boolean, null, alias or nothing. A
+// number is named for what it is (Number): `.nan` is a non-finite number,
+// and 1e400 (which YAML leaves a string) or 9223372036854775807 a number
+// out of range.
 func ShapeOf(n *yaml.Node) string {
 	if n == nil {
 		return "nothing"
@@ -126,6 +129,12 @@ func ShapeOf(n *yaml.Node) string {
 		return "an alias"
 	case yaml.DocumentNode:
 		return "a document"
+	}
+	switch _, class := Number(n); {
+	case class == NonFiniteNumber:
+		return "a non-finite number"
+	case class == NumberOutOfRange:
+		return "a number out of range"
 	}
 	switch n.Tag {
 	case "!!str", "!!timestamp":

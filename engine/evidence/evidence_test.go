@@ -83,6 +83,12 @@ func TestDocumentRefusals(t *testing.T) {
 		{"", "the document must be a list of records, found nothing [wrong_type]"},
 		{"# records to come\n", "the document must be a list of records, found nothing [wrong_type]"},
 		{"null\n", "the document must be a list of records, found null [wrong_type]"},
+		// Numbers are never rounded and are named for what they are.
+		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: 9007199254740993, producer: {producer: agent, id: a}}", "`failed` is `9007199254740993`, a number out of range: numbers are 64-bit floats, which hold whole numbers exactly only from -9007199254740992 to 9007199254740992 [invalid_value]"},
+		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: 9223372036854775807, producer: {producer: agent, id: a}}", "`failed` is `9223372036854775807`, a number out of range"},
+		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: 1e400, producer: {producer: agent, id: a}}", "`failed` is `1e400`, a number out of range: it is beyond the largest 64-bit float"},
+		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: 1e300, producer: {producer: agent, id: a}}", "`failed` is `1e300`, a number out of range"},
+		{"- {kind: metric_observation, observed_at: 2024-01-01, metric: m, value: .nan, producer: {producer: agent, id: a}}", "`value` is `.nan`, which is not a finite number [invalid_value]"},
 	} {
 		recs, diags := ReadDocument("e.yaml", []byte(c.doc), now)
 		if recs != nil || !strings.Contains(diagText(diags), c.want) {

@@ -68,6 +68,8 @@ func FuzzReadDocument(f *testing.F) {
 	}
 	f.Add([]byte("- {kind: diff, observed_at: 2024-01-01, producer: {producer: agent, id: a}}"))
 	f.Add([]byte("[]"))
+	f.Add([]byte("- {kind: test_result, observed_at: 2024-01-01, suite: unit, passed: 9007199254740993, failed: 1e400, skipped: 9223372036854775807, producer: {producer: agent, id: a}}"))
+	f.Add([]byte("- {kind: metric_observation, observed_at: 2024-01-01, metric: m, value: -.inf, producer: {producer: agent, id: a}}"))
 	f.Add([]byte("\"0\r\r")) // a syntax error on a CR-counted line
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > maxFuzzInput {

@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strings"
 
@@ -180,7 +181,12 @@ func checkField(r *yamldoc.Reader, n *yaml.Node, path string, f field, kind stri
 	switch f.typ {
 	case tUint:
 		x, isNum := v.(float64)
-		if !isNum || x < 0 || x != float64(int64(x)) {
+		switch {
+		case isNum && x > yamldoc.MaxExactInteger && x == math.Trunc(x):
+			// 1e300: a float, but not a count a float holds exactly
+			r.Invalid(n, path, "%s", yamldoc.NumberProblem("`"+f.key+"`", n, yamldoc.NumberOutOfRange))
+			return nil, false
+		case !isNum || x < 0 || x != math.Trunc(x):
 			r.Invalid(n, path, "`%s` must be a non-negative integer, found %s", f.key, yamldoc.ShapeOf(n))
 			return nil, false
 		}

@@ -26,20 +26,16 @@ func fromNode(r *yamldoc.Reader, n *yaml.Node, path string) (Any, bool) {
 			return nil, true
 		case "!!bool":
 			return strings.ToLower(n.Value) == "true", true
-		case "!!int", "!!float":
-			f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64)
-			if err != nil {
-				if i, err2 := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err2 == nil {
-					return float64(i), true
-				}
-				r.Invalid(n, path, "`%s` is not a finite number", n.Value)
-				return nil, false
-			}
-			if f != f || f > 1.7976931348623157e308 || f < -1.7976931348623157e308 {
-				r.Invalid(n, path, "`%s` is not a finite number", n.Value)
-				return nil, false
-			}
+		}
+		// One reading of numbers (yamldoc.Number): an integer beyond 2^53
+		// is refused, not rounded, and 1e400 is a number out of range,
+		// not the string YAML leaves it.
+		switch f, class := yamldoc.Number(n); class {
+		case yamldoc.FiniteNumber:
 			return f, true
+		case yamldoc.NonFiniteNumber, yamldoc.NumberOutOfRange:
+			r.Invalid(n, path, "%s", yamldoc.NumberProblem("`"+lastKey(path)+"`", n, class))
+			return nil, false
 		}
 		return n.Value, true
 	case yaml.SequenceNode:
@@ -64,6 +60,15 @@ func fromNode(r *yamldoc.Reader, n *yaml.Node, path string) (Any, bool) {
 	}
 	r.WrongType(n, path, "a value")
 	return nil, false
+}
+
+// lastKey names the value at path in a message: its last key or index
+// (a payload key such as `failed`; inside an opaque value, `values[2]`).
+func lastKey(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
 }
 
 // writeAny writes v as canonical JSON: object keys sorted, numbers in the
