@@ -134,6 +134,8 @@ type analyzer struct {
 	out   map[string][]*move // moves by source state, document order
 	in    map[string][]*move
 	diags diag.List
+	// undecided counts what reportIncomplete reported.
+	undecided Undecided
 	// mapDead marks the moves dead under the map only.
 	mapDead map[*move]bool
 }

@@ -118,10 +118,13 @@ func docCase(t *testing.T, b *strings.Builder, dir string) {
 		cmd += " --map " + mapID
 	}
 	var out diag.List
+	var undecided Undecided
 	for _, id := range tr.WorkflowIDs() {
-		out.Extend(Analyze(tr, tr.Workflows[id], Options{Map: m, Now: fixedNow}))
+		r := AnalyzeWitnessed(tr, tr.Workflows[id], Options{Map: m, Now: fixedNow})
+		out.Extend(r.Findings)
+		undecided.Add(r.Undecided)
 	}
 	var text bytes.Buffer
-	_ = diag.WriteText(&text, out.Sorted(), tr.Sources)
+	_ = diag.TextOptions{SummaryNote: undecided.Note()}.Write(&text, out.Sorted(), tr.Sources)
 	b.WriteString("\n```console\n$ " + cmd + "\n" + text.String() + "```\n")
 }

@@ -368,10 +368,13 @@ func (a *analyzer) reportIncomplete() {
 			continue
 		}
 		u := slices.Compact(m.undecided)
+		a.undecided.Checks += len(u)
+		a.undecided.Transitions++
 		a.diags.Add(a.atTransition(diag.Warningf(CodeIncomplete, "the analysis of %s is incomplete: it could not decide %s", name(m), strings.Join(u, "; ")), m).
 			WithHint("simplify the guard, or check the move with `aepflow simulate`"))
 	}
 	if a.cut != nil {
+		a.undecided.Stopped++
 		a.diags.Add(diag.Warningf(CodeIncomplete, "the analysis of workflow `%s` stopped early: %s; the remaining checks were not decided", a.w.Ref(), a.cut.Error()).
 			At(a.w.File, a.w.Pos).WithPath(a.w.Location() + ".id"))
 	}

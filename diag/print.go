@@ -36,6 +36,10 @@ type TextOptions struct {
 	MaxPerFile int
 	// MaxWidth caps a snippet's width in code points (0: the default).
 	MaxWidth int
+	// SummaryNote, when set, ends the summary line after a semicolon:
+	// what the counts alone do not say (analyze: that the analysis is
+	// incomplete).
+	SummaryNote string
 }
 
 // WriteText prints l with the default TextOptions; see TextOptions.Write.
@@ -85,7 +89,11 @@ func (o TextOptions) Write(w io.Writer, l List, sources Sources) error {
 	}
 	if len(l) > 0 {
 		errs, warns := l.Count()
-		fmt.Fprintf(&p.b, "%s, %s\n", plural(errs, "error"), plural(warns, "warning"))
+		fmt.Fprintf(&p.b, "%s, %s", plural(errs, "error"), plural(warns, "warning"))
+		if o.SummaryNote != "" {
+			p.b.WriteString("; " + escapeText(o.SummaryNote))
+		}
+		p.b.WriteByte('\n')
 	}
 	_, err := w.Write(p.b.Bytes())
 	return err

@@ -227,3 +227,21 @@ func TestLineBreak(t *testing.T) {
 		}
 	}
 }
+
+// TestTextSummaryNote: a note ends the summary line after the counts, and
+// is escaped as messages are; no note, no change.
+func TestTextSummaryNote(t *testing.T) {
+	l := List{Warningf("c", "m").At("f.yaml", Pos{Line: 1, Column: 1})}
+	var b bytes.Buffer
+	if err := (TextOptions{SummaryNote: "the analysis is incomplete\x1b"}).Write(&b, l, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "f.yaml:1:1: warning: m [c]\n0 errors, 1 warning; the analysis is incomplete\\x1b\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	_ = TextOptions{}.Write(&b, l, nil)
+	if want := "f.yaml:1:1: warning: m [c]\n0 errors, 1 warning\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}

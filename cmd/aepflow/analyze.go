@@ -110,14 +110,16 @@ func runAnalyze(cmd *cobra.Command, f analyzeFlags) error {
 	}
 	var findings diag.List
 	var witnesses []analysis.WitnessOf
+	var undecided analysis.Undecided
 	for _, w := range ws {
 		r := analysis.AnalyzeWitnessed(t, w, analysis.Options{Map: m})
 		findings.Extend(r.Findings)
 		witnesses = append(witnesses, r.Witnesses...)
+		undecided.Add(r.Undecided)
 	}
 	var report bytes.Buffer
 	color := (f.out == "" || f.out == "-") && useColor(cmd.OutOrStdout())
-	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, sources, len(ws), color)
+	status := writeFindings(&report, f.format, findings.Sorted(), witnesses, undecided, sources, len(ws), color)
 	if err := emitDocument(cmd, f.out, false, report.Bytes()); err != nil {
 		return err
 	}
@@ -167,8 +169,12 @@ func analyzeTargets(cmd *cobra.Command, t *tree.Tree, f analyzeFlags, sources di
 }
 
 // writeFindings prints the findings as validate prints diagnostics; JSON
-// objects of overlapping_guards carry their witness.
-func writeFindings(w io.Writer, format string, ds diag.List, witnesses []analysis.WitnessOf, sources diag.Sources, count int, color bool) error {
+// objects of overlapping_guards carry their witness. An analysis a bound
+// left incomplete never reads "ok": the text summary line says so, and
+// the JSON objects of analysis_incomplete carry `"incomplete": true`. It
+// stays exit 0 when nothing else is an error (analysis.md §5, §11.1:
+// analysis_incomplete is a warning, "no error"; docs/decisions.md).
+func writeFindings(w io.Writer, format string, ds diag.List, witnesses []analysis.WitnessOf, undecided analysis.Undecided, sources diag.Sources, count int, color bool) error {
 	var err error
 	switch format {
 	case "json":
@@ -179,7 +185,7 @@ func writeFindings(w io.Writer, format string, ds diag.List, witnesses []analysi
 		if len(ds) == 0 {
 			_, err = fmt.Fprintf(w, "ok: %d %s analysed, 0 findings\n", count, plural(count, "workflow"))
 		} else {
-			err = diag.TextOptions{Color: color}.Write(w, ds, sources)
+			err = diag.TextOptions{Color: color, SummaryNote: undecided.Note()}.Write(w, ds, sources)
 		}
 	}
 	if err != nil {
