@@ -48,9 +48,11 @@ type ScenarioFile struct {
 type OnEntry struct {
 	Visit   uint32
 	Records []evidence.Record
-	File    string
-	Pos     diag.Pos
-	Path    string
+	// RecordsAt locates each of Records in its file.
+	RecordsAt []evidence.Entry
+	File      string
+	Pos       diag.Pos
+	Path      string
 }
 
 // Scenario is the merge of the scenario documents of one simulation
@@ -63,8 +65,10 @@ type Scenario struct {
 	Facts []engine.Fact
 	// Graph is the artifact graph built from `artifacts`.
 	Graph *artifact.Graph
-	// Evidence is submitted in the initial state first.
-	Evidence []evidence.Record
+	// Evidence is submitted in the initial state first; EvidenceAt
+	// locates each record in its file.
+	Evidence   []evidence.Record
+	EvidenceAt []evidence.Entry
 	// Entries maps a state to what its entries submit, in order.
 	Entries map[string][]OnEntry
 }
@@ -119,7 +123,7 @@ func ReadScenarios(files []ScenarioFile, w *workflow.Workflow, now time.Time) (*
 		r := yamldoc.NewReader(p.doc, &diags)
 		switch root := p.doc.Root; {
 		case root != nil && root.Kind == yaml.SequenceNode:
-			sc.Evidence = append(sc.Evidence, evidence.ReadEntries(r, root, "", sc.Now)...)
+			sc.addEvidence(evidence.ReadEntries(r, root, "", sc.Now))
 		case root != nil && root.Kind == yaml.MappingNode:
 			arts = append(arts, sc.readMapping(r, root, w)...)
 		default:
@@ -162,7 +166,7 @@ func (sc *Scenario) readMapping(r *yamldoc.Reader, n *yaml.Node, w *workflow.Wor
 		}
 	}
 	if en := m.Get("evidence"); en != nil {
-		sc.Evidence = append(sc.Evidence, evidence.ReadEntries(r, en, "evidence", sc.Now)...)
+		sc.addEvidence(evidence.ReadEntries(r, en, "evidence", sc.Now))
 	}
 	if on := m.Get("on_entry"); on != nil {
 		sc.readOnEntry(r, on, w)
@@ -196,12 +200,19 @@ func (sc *Scenario) readOnEntry(r *yamldoc.Reader, n *yaml.Node, w *workflow.Wor
 				e.Visit, _ = r.Uint32(vn, yamldoc.Key(p, "visit"), 1)
 			}
 			if en := em.Require("evidence"); en != nil {
-				e.Records = evidence.ReadEntries(r, en, yamldoc.Key(p, "evidence"), sc.Now)
+				e.Records, e.RecordsAt = evidence.ReadEntries(r, en, yamldoc.Key(p, "evidence"), sc.Now)
 			}
 			em.Done()
 			sc.Entries[state] = append(sc.Entries[state], e)
 		}
 	}
+}
+
+// addEvidence appends records read from an `evidence` list, with where
+// they stand.
+func (sc *Scenario) addEvidence(recs []evidence.Record, at []evidence.Entry) {
+	sc.Evidence = append(sc.Evidence, recs...)
+	sc.EvidenceAt = append(sc.EvidenceAt, at...)
 }
 
 // records counts the scenario's records, `on_entry` included.

@@ -13,6 +13,7 @@ import (
 	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/workflow"
+	"github.com/aepflow/aepflow/yamldoc"
 )
 
 // DefaultVisitBudget is a state's visit budget without --max-visits or a
@@ -184,24 +185,29 @@ func Simulate(t *tree.Tree, w *workflow.Workflow, sc *Scenario, opts SimOptions)
 }
 
 // undeclared refuses records of kinds the protocol in force does not
-// declare (A3), at nothing more precise than the record's kind.
+// declare (A3), each at its `kind` value in its scenario file.
 func undeclared(sc *Scenario, kinds map[string]bool) diag.List {
 	var ds diag.List
-	check := func(recs []evidence.Record, where string) {
-		for _, r := range recs {
-			if !kinds[r.Kind()] {
-				ds.Add(diag.Errorf(CodeUndeclaredKind, "%s holds a record of kind `%s`, which no protocol the run is under declares; a driven run refuses it", where, r.Kind()).
-					WithHint("declare the kind in the protocol, or drop the record"))
+	check := func(recs []evidence.Record, at []evidence.Entry, where string) {
+		for i, r := range recs {
+			if kinds[r.Kind()] {
+				continue
 			}
+			d := diag.Errorf(CodeUndeclaredKind, "%s holds a record of kind `%s`, which no protocol the run is under declares; a driven run refuses it", where, r.Kind()).
+				WithHint("declare the kind in the protocol, or drop the record")
+			if i < len(at) {
+				d = d.At(at[i].File, at[i].KindPos).WithPath(yamldoc.Key(at[i].Path, "kind"))
+			}
+			ds.Add(d)
 		}
 	}
-	check(sc.Evidence, "the scenario's `evidence`")
+	check(sc.Evidence, sc.EvidenceAt, "the scenario's `evidence`")
 	for _, s := range slices.Sorted(maps.Keys(sc.Entries)) {
 		for _, e := range sc.Entries[s] {
-			check(e.Records, "`on_entry."+s+"`")
+			check(e.Records, e.RecordsAt, "`on_entry."+s+"`")
 		}
 	}
-	return ds
+	return ds.Sorted()
 }
 
 type simulation struct {

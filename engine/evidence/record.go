@@ -384,20 +384,33 @@ func allowRest(m *yamldoc.Map) {
 // ReadEntries reads a list of evidence-document entries found at node n
 // inside another document (a simulation scenario's `evidence`), with the
 // rules of ReadDocument; problems go to r and bad entries are left out.
-func ReadEntries(r *yamldoc.Reader, n *yaml.Node, path string, now time.Time) []Record {
+// Each record comes with where its entry stands, for the checks its
+// reader makes later (a kind the run does not declare).
+func ReadEntries(r *yamldoc.Reader, n *yaml.Node, path string, now time.Time) ([]Record, []Entry) {
 	items, ok := r.Seq(n, path, false)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	var out []Record
+	var at []Entry
 	for i, it := range items {
 		p := yamldoc.Index(path, i)
 		m := r.Map(it, p, false)
 		rec, ok := readEntry(r, m, p, now)
-		m.Done()
 		if ok {
 			out = append(out, rec)
+			at = append(at, Entry{File: r.File, Path: p, KindPos: yamldoc.PosOf(m.Get("kind"))})
 		}
+		m.Done()
 	}
-	return out
+	return out, at
+}
+
+// Entry is where an evidence-document entry stands: its file, its
+// document path and the position of its `kind` value (1-based, columns in
+// code points).
+type Entry struct {
+	File    string
+	Path    string
+	KindPos diag.Pos
 }
