@@ -18,6 +18,24 @@ var analyzeCases = []Case{
 		// The whole tree: every workflow, still no error.
 		{Args: []string{"aepflow", "analyze", "--root", "$SHARED/corpus/tree"}, Stdout: []string{`^0 errors, `}},
 	}},
+	// The shipped fixture tree holds artifacts/lifecycles/README.yaml, an
+	// unreadable file on purpose: the hook never reads artifacts/ (so it
+	// answers on this tree), while every command that loads the whole
+	// tree refuses it. analyze and simulate load it as validate and flow
+	// do, with the same diagnostic; the tree without it is accepted.
+	{Name: "analyze/project-tree", Steps: []Step{
+		{Args: []string{"aepflow", "validate", "--root", "$TESTDATA/project/tree"}, Exit: 1, Stdout: []string{`README.yaml:1:1: the file is not valid YAML or JSON: .*\[yaml_syntax\]$`}},
+		{Args: []string{"aepflow", "analyze", "--root", "$TESTDATA/project/tree"}, Exit: 1, NoStdout: true,
+			Stderr: []string{`README.yaml:1:1: the file is not valid YAML or JSON: .*\[yaml_syntax\]$`, `^1 error, 0 warnings$`}},
+		{Args: []string{"aepflow", "simulate", "--root", "$TESTDATA/project/tree", "--id", "fx/flow", "--evidence", "$TESTDATA/simulate/passkeys-scenario.yaml"}, Exit: 1, NoStdout: true,
+			Stderr: []string{`README.yaml:1:1: the file is not valid YAML or JSON: .*\[yaml_syntax\]$`, `^1 error, 0 warnings$`}},
+	}},
+	{Name: "analyze/project-tree-readable", Setup: projectTree, Steps: []Step{
+		{Args: []string{"aepflow", "analyze", "--root", "tree"}, Stdout: []string{`^0 errors, 2 warnings$`}},
+		{Args: []string{"aepflow", "analyze", "--root", "tree", "--map", "fx/flow-steps"}, Exit: 1, Stdout: []string{`\[no_step_produces\]`}},
+		{Args: []string{"aepflow", "simulate", "--root", "tree", "--id", "fx/flow", "--map", "fx/flow-steps", "--evidence", "$TESTDATA/simulate/empty.yaml"}, Exit: 4,
+			Stdout: []string{"^blocked in `specify` \\(visit 1\\) after 1 move\\(s\\):$"}},
+	}},
 	{Name: "simulate/corpus-passkeys", Shared: true, Steps: []Step{
 		{Args: []string{"aepflow", "simulate", "--root", "$SHARED/corpus/tree", "--id", "adp/default",
 			"--task", "$SHARED/corpus/engine-examples/development-passkeys/task.yaml", "--evidence", "$TESTDATA/simulate/passkeys-scenario.yaml"},
