@@ -135,23 +135,23 @@ func (p *textPrinter) diagnostic(d Diagnostic) {
 		sev = ansiYellow
 	}
 	if loc := d.Location(); loc != "" {
-		p.paint(ansiBold, escapeText(loc)+":")
+		p.paint(ansiBold, EscapeText(loc)+":")
 		p.b.WriteByte(' ')
 	}
 	if d.Severity == Warning {
 		p.paint(ansiYellow, "warning:")
 		p.b.WriteByte(' ')
 	}
-	p.b.WriteString(escapeText(d.Message))
+	p.b.WriteString(EscapeText(d.Message))
 	if d.Code != "" {
 		p.b.WriteByte(' ')
-		p.paint(sev, "["+escapeText(d.Code)+"]")
+		p.paint(sev, "["+EscapeText(d.Code)+"]")
 	}
 	p.b.WriteByte('\n')
 	if d.Hint != "" {
 		p.b.WriteString("  ")
 		p.paint(ansiCyan, "hint:")
-		p.b.WriteString(" " + escapeText(d.Hint) + "\n")
+		p.b.WriteString(" " + EscapeText(d.Hint) + "\n")
 	}
 	if d.File != "" && d.Pos.IsValid() {
 		if text, ok := p.line(d.File, d.Pos.Line); ok {
@@ -160,7 +160,7 @@ func (p *textPrinter) diagnostic(d Diagnostic) {
 	}
 	for _, r := range d.Related {
 		loc := Diagnostic{File: r.File, Pos: r.Pos}.Location()
-		fmt.Fprintf(&p.b, "  %s: %s\n", escapeText(loc), escapeText(r.Message))
+		fmt.Fprintf(&p.b, "  %s: %s\n", EscapeText(loc), EscapeText(r.Message))
 	}
 }
 
@@ -170,7 +170,7 @@ func (p *textPrinter) more(file string, n int) {
 	if file == "" {
 		p.paint(ansiDim, fmt.Sprintf("… and %d more", n))
 	} else {
-		p.paint(ansiDim, fmt.Sprintf("… and %d more in %s", n, escapeText(file)))
+		p.paint(ansiDim, fmt.Sprintf("… and %d more in %s", n, EscapeText(file)))
 	}
 	p.b.WriteByte('\n')
 }
@@ -316,15 +316,16 @@ func (p *textPrinter) snippet(text []byte, n, col int, sev string) {
 }
 
 // escapeRune returns r as printed: itself, or escaped when it is a control
-// character (C0 but tab, DEL, C1) or a bidirectional control, which could
-// reorder what the terminal shows.
+// character (C0 but tab, DEL, C1), a line or paragraph separator (U+2028,
+// U+2029, which editors and browsers break lines at) or a bidirectional
+// control, which could reorder what the terminal shows.
 func escapeRune(r rune) string {
 	switch {
 	case r == '\t':
 		return "\t"
 	case r < 0x20 || r == 0x7f:
 		return fmt.Sprintf(`\x%02x`, r)
-	case r >= 0x80 && r < 0xa0, isBidiControl(r):
+	case r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029, isBidiControl(r):
 		return fmt.Sprintf(`\u%04x`, r)
 	}
 	return string(r)
@@ -334,10 +335,15 @@ func isBidiControl(r rune) bool {
 	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
-// escapeText escapes the control characters and invalid bytes of a
-// message, a hint or a location; a tab is escaped too, since these are
-// single lines.
-func escapeText(s string) string {
+// EscapeText returns s as one line of text safe to print: every control
+// character (C0, DEL, C1), line or paragraph separator, bidirectional
+// control and invalid byte is written as an escape (`\x0a`, `\u2028`,
+// `\xff`), a tab as `\t`; everything else is left as it is. The printers
+// of messages, hints, locations and of any line that quotes what an input
+// controls (a title, a name, a file name) go through it, so that such a
+// string can neither end a line early, forge one, nor reorder what a
+// terminal shows. It is idempotent: its output has nothing left to escape.
+func EscapeText(s string) string {
 	clean := true
 	for _, r := range s {
 		if r == utf8.RuneError || r == '\t' || escapeRune(r) != string(r) {

@@ -38,6 +38,31 @@ func TestTextEscapesControlCharactersAndBinary(t *testing.T) {
 	}
 }
 
+// TestEscapeText: every character that could end a line, forge one or
+// reorder what a terminal shows is escaped — C0, DEL, C1 (NEL among them),
+// the line and paragraph separators, the bidirectional controls, invalid
+// bytes — and the result has nothing left to escape.
+func TestEscapeText(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain — text…":          "plain — text…",
+		"a\r\nconformant":        `a\x0d\x0aconformant`,
+		"tab\tdel\x7f":           `tab\tdel\x7f`,
+		"nel\u0085c1\u009b":      `nel\u0085c1\u009b`,
+		"ls\u2028ps\u2029":       `ls\u2028ps\u2029`,
+		"bidi\u202e\u2066\u061c": `bidi\u202e\u2066\u061c`,
+		"bad\xff\xc3":            `bad\xff\xc3`,
+		"ok é 中 \U0001F600":      "ok é 中 \U0001F600",
+	} {
+		got := EscapeText(in)
+		if got != want {
+			t.Errorf("EscapeText(%q) = %q, want %q", in, got, want)
+		}
+		if again := EscapeText(got); again != got {
+			t.Errorf("EscapeText is not idempotent on %q: %q", got, again)
+		}
+	}
+}
+
 func TestTextCutsWideLinesAroundTheCaret(t *testing.T) {
 	line := strings.Repeat("a", 1000) + "X" + strings.Repeat("b", 1000)
 	src := Sources{"w.json": []byte(line)}

@@ -126,11 +126,17 @@ func stepTotals(steps []Step) (gen, exec *int64) {
 	return gen, exec
 }
 
-// WriteText prints the census in the layout of trace.md §6.1.
+// WriteText prints the census in the layout of trace.md §6.1, each line
+// escaped (see textLines).
 func (c *Census) WriteText(w io.Writer) error {
-	var b strings.Builder
+	var l textLines
+	c.writeText(&l)
+	return l.writeTo(w)
+}
+
+func (c *Census) writeText(l *textLines) {
 	row := func(label, format string, args ...any) {
-		fmt.Fprintf(&b, "%-13s%s\n", label, fmt.Sprintf(format, args...))
+		l.printf("%-13s%s", label, fmt.Sprintf(format, args...))
 	}
 	row("transcript", "sha256:%s", c.TranscriptDigest)
 	var fams []string
@@ -157,8 +163,6 @@ func (c *Census) WriteText(w io.Writer) error {
 		row("step", "%d. %s (event %d): gen %s, exec %s", k+1, s.Tool, s.CallEvent, msOrQ(s.GenMs), msOrQ(s.ExecMs))
 	}
 	row("time-split", "inference %s, tool-exec %s across %d step(s)", msOrQ(c.InferenceTotalMs), msOrQ(c.ToolExecTotalMs), len(c.Steps))
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func msOrQ(v *int64) string {

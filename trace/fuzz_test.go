@@ -1,12 +1,14 @@
 package trace
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/testkit"
 )
 
@@ -26,7 +28,22 @@ func checkIR(t *testing.T, ir *IR) {
 	if len(ir.TranscriptDigest) != 64 {
 		t.Fatalf("digest %q", ir.TranscriptDigest)
 	}
-	_ = NewCensus(ir)
+	var b bytes.Buffer
+	if err := NewCensus(ir).WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	checkPrinted(t, b.String())
+}
+
+// checkPrinted fails when a line of text output holds a character
+// diag.EscapeText escapes: a transcript or a spec broke or reordered it.
+func checkPrinted(t *testing.T, out string) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if diag.EscapeText(line) != line {
+			t.Fatalf("a line of text output holds a raw control character: %q", line)
+		}
+	}
 }
 
 // FuzzReadStreamJSON: the stream-json reader never panics and keeps its invariants.
@@ -34,6 +51,9 @@ func FuzzReadStreamJSON(f *testing.F) {
 	testkit.Seed(f, "../testdata/trace/transcripts/small.jsonl")
 	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"name\":1}]}}\n"))
 	f.Add([]byte("{\"type\":\"user\",\"isSynthetic\":true,\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}}\n\xff"))
+	// A tool name that breaks the census's line (raw control characters
+	// and a line separator in the JSON string).
+	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"c\",\"name\":\"B\\r\\nconformant\u2028\\u202e\",\"input\":{}}]}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ir, adapter, refusals := Read(data)
 		if (ir == nil) == (len(refusals) == 0) {
@@ -149,6 +169,8 @@ func FuzzReadSpec(f *testing.F) {
 		f.Add([]byte(nullBoundDoc(kind, param)))
 	}
 	f.Add([]byte(okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"[ab]{0,1000}c\"}}}}}\n"))
+	// A title and an argument matcher that would forge a report line.
+	f.Add([]byte("format: trace-spec/1\nid: t\ntitle: \"x\\r\\nconformant\\L\\u202e\"\nexpectations:\n- {id: a, expect: {tool.called: {args: {command: {contains: \"\\nconformant\"}}}}}\n"))
 	var irs []*IR
 	for _, name := range []string{"small.jsonl", "events.jsonl", "codex.jsonl"} {
 		irs = append(irs, mustRead(f, readFile(f, "../testdata/trace/transcripts/"+name)))
@@ -168,9 +190,15 @@ func FuzzReadSpec(f *testing.F) {
 			t.Fatalf("digest %q", spec.Digest)
 		}
 		for _, ir := range irs {
-			if _, err := Check(spec, ir, CheckOptions{}); err != nil {
+			r, err := Check(spec, ir, CheckOptions{})
+			if err != nil {
 				t.Fatal(err)
 			}
+			var b bytes.Buffer
+			if err := r.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			checkPrinted(t, b.String())
 		}
 	})
 }

@@ -196,36 +196,39 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// WriteText writes the report in the layout of trace.md §6.2.
+// WriteText writes the report in the layout of trace.md §6.2, each line
+// escaped (see textLines).
 func (r *Report) WriteText(w io.Writer) error {
-	var b strings.Builder
+	var l textLines
+	r.writeText(&l)
+	return l.writeTo(w)
+}
+
+func (r *Report) writeText(l *textLines) {
 	s := r.Summary
-	fmt.Fprintf(&b, "%s against transcript sha256:%s… — %d ok, %d gap, %d unk\n",
+	l.printf("%s against transcript sha256:%s… — %d ok, %d gap, %d unk",
 		r.SpecID, r.TranscriptDigest[:12], s.OK, s.Gap, s.Unknown)
 	if r.SpecTitle != nil {
-		fmt.Fprintf(&b, "  %s\n", *r.SpecTitle)
+		l.printf("  %s", *r.SpecTitle)
 	}
 	width := 0
 	for _, row := range r.Expectations {
 		width = max(width, len([]rune(row.ID)))
 	}
 	for _, row := range r.Expectations {
-		fmt.Fprintf(&b, "  %-9s %s  %s\n", rowStatus(row), padRight(row.ID, width), rowDetail(row))
+		l.printf("  %-9s %s  %s", rowStatus(row), padRight(row.ID, width), rowDetail(row))
 	}
-	fmt.Fprintf(&b, "spec sha256:%s…  adapter %s\n", r.SpecDigest[:12], r.Adapter.Name)
+	l.printf("spec sha256:%s…  adapter %s", r.SpecDigest[:12], r.Adapter.Name)
 	if len(r.AdvisoryOverrides) > 0 {
-		fmt.Fprintf(&b, "advisory: %s downgraded for this run; the spec digest is of the document as authored\n",
+		l.printf("advisory: %s downgraded for this run; the spec digest is of the document as authored",
 			backtickJoin(r.AdvisoryOverrides, ", "))
 	}
+	footer := "Notes quote command strings and file paths from the transcript; pass --redact to cite indices and digests only. "
 	if r.Redacted {
-		b.WriteString("Redacted: citations are event indices and digests only. ")
-	} else {
-		b.WriteString("Notes quote command strings and file paths from the transcript; pass --redact to cite indices and digests only. ")
+		footer = "Redacted: citations are event indices and digests only. "
 	}
-	fmt.Fprintf(&b, "Transcript sha256:%s\n", r.TranscriptDigest)
-	b.WriteString(r.sentence() + "\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	l.printf("%sTranscript sha256:%s", footer, r.TranscriptDigest)
+	l.printf("%s", r.sentence())
 }
 
 func padRight(s string, width int) string {

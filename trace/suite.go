@@ -214,40 +214,35 @@ func (s *Suite) namesWith(v string) string {
 
 // WriteText writes each transcript's section — a `== NAME` line, then its
 // report or census, or what kept it from one — and the summary table with
-// the closing sentence.
+// the closing sentence, each line escaped (see textLines).
 func (s *Suite) WriteText(w io.Writer) error {
-	var b bytes.Buffer
+	var l textLines
 	for i := range s.Transcripts {
 		j := &s.Transcripts[i]
-		fmt.Fprintf(&b, "== %s\n", j.Name)
+		l.printf("== %s", j.Name)
 		switch {
 		case j.Err != nil:
-			fmt.Fprintf(&b, "unreadable: %v\n", j.Err)
+			l.printf("unreadable: %v", j.Err)
 		case len(j.Refusals) > 0:
-			fmt.Fprintf(&b, "refused (read as %s): %d refusal(s), listed on standard error\n", j.Adapter.Name, len(j.Refusals))
+			l.printf("refused (read as %s): %d refusal(s), listed on standard error", j.Adapter.Name, len(j.Refusals))
 		case j.Report != nil:
-			if err := j.Report.WriteText(&b); err != nil {
-				return err
-			}
+			j.Report.writeText(&l)
 		case j.Census != nil:
-			if err := j.Census.WriteText(&b); err != nil {
-				return err
-			}
+			j.Census.writeText(&l)
 		}
-		b.WriteByte('\n')
+		l.blank()
 	}
 	if s.Spec != nil {
-		s.writeCheckSummary(&b)
+		s.writeCheckSummary(&l)
 	} else {
-		s.writeCensusSummary(&b)
+		s.writeCensusSummary(&l)
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return l.writeTo(w)
 }
 
-func (s *Suite) writeCheckSummary(b *bytes.Buffer) {
+func (s *Suite) writeCheckSummary(l *textLines) {
 	c := s.counts()
-	fmt.Fprintf(b, "suite %s: %d transcript(s) — %d ok, %d gap, %d unknown, %d refused\n",
+	l.printf("suite %s: %d transcript(s) — %d ok, %d gap, %d unknown, %d refused",
 		s.Spec.ID, len(s.Transcripts), c[VerdictOK], c[VerdictGap], c[VerdictUnknown], c[VerdictRefused])
 	rows := [][]string{{"transcript", "adapter", "ok", "gap", "unk", "verdict"}}
 	for i := range s.Transcripts {
@@ -258,7 +253,7 @@ func (s *Suite) writeCheckSummary(b *bytes.Buffer) {
 		}
 		rows = append(rows, row)
 	}
-	writeTable(b, rows, 2, 3, 4)
+	writeTable(l, rows, 2, 3, 4)
 	switch s.Verdict() {
 	case VerdictRefused, VerdictGap:
 		var parts []string
@@ -268,18 +263,18 @@ func (s *Suite) writeCheckSummary(b *bytes.Buffer) {
 		if c[VerdictRefused] > 0 {
 			parts = append(parts, fmt.Sprintf("%d transcript(s) refused: %s", c[VerdictRefused], s.namesWith(VerdictRefused)))
 		}
-		fmt.Fprintf(b, "not conformant: %s (exit 1)\n", strings.Join(parts, "; "))
+		l.printf("not conformant: %s (exit 1)", strings.Join(parts, "; "))
 	case VerdictUnknown:
-		fmt.Fprintf(b, "undecided: %d transcript(s) could not be decided: %s; the transcript format, not the agent, needs attention (exit 3)\n",
+		l.printf("undecided: %d transcript(s) could not be decided: %s; the transcript format, not the agent, needs attention (exit 3)",
 			c[VerdictUnknown], s.namesWith(VerdictUnknown))
 	default:
-		fmt.Fprintf(b, "conformant: every gating expectation holds on every transcript (exit 0)\n")
+		l.printf("conformant: every gating expectation holds on every transcript (exit 0)")
 	}
 }
 
-func (s *Suite) writeCensusSummary(b *bytes.Buffer) {
+func (s *Suite) writeCensusSummary(l *textLines) {
 	c := s.counts()
-	fmt.Fprintf(b, "suite: %d transcript(s) — %d read, %d refused\n", len(s.Transcripts), c[VerdictOK], c[VerdictRefused])
+	l.printf("suite: %d transcript(s) — %d read, %d refused", len(s.Transcripts), c[VerdictOK], c[VerdictRefused])
 	rows := [][]string{{"transcript", "adapter", "events", "unread", "calls", "verdict"}}
 	for i := range s.Transcripts {
 		j := &s.Transcripts[i]
@@ -295,12 +290,12 @@ func (s *Suite) writeCensusSummary(b *bytes.Buffer) {
 		}
 		rows = append(rows, row)
 	}
-	writeTable(b, rows, 2, 3, 4)
+	writeTable(l, rows, 2, 3, 4)
 	if c[VerdictRefused] > 0 {
-		fmt.Fprintf(b, "%d transcript(s) refused: %s (exit 1)\n", c[VerdictRefused], s.namesWith(VerdictRefused))
+		l.printf("%d transcript(s) refused: %s (exit 1)", c[VerdictRefused], s.namesWith(VerdictRefused))
 		return
 	}
-	fmt.Fprintf(b, "every transcript was read (exit 0)\n")
+	l.printf("every transcript was read (exit 0)")
 }
 
 func adapterName(j *Judged) string {
@@ -311,13 +306,14 @@ func adapterName(j *Judged) string {
 }
 
 // writeTable writes rows indented by two spaces, columns padded to their
-// widest cell (in characters) and separated by two spaces; the columns in
-// right are aligned right.
-func writeTable(b *bytes.Buffer, rows [][]string, right ...int) {
+// widest cell (in characters, as printed) and separated by two spaces; the
+// columns in right are aligned right.
+func writeTable(l *textLines, rows [][]string, right ...int) {
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
-		for i, cell := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		for i := range r {
+			r[i] = printable(r[i])
+			widths[i] = max(widths[i], utf8.RuneCountInString(r[i]))
 		}
 	}
 	isRight := map[int]bool{}
@@ -337,7 +333,7 @@ func writeTable(b *bytes.Buffer, rows [][]string, right ...int) {
 				cells = append(cells, cell+pad)
 			}
 		}
-		fmt.Fprintf(b, "  %s\n", strings.Join(cells, "  "))
+		l.printf("  %s", strings.Join(cells, "  "))
 	}
 }
 

@@ -414,14 +414,16 @@ func readSpec(cmd *cobra.Command, path string) (*trace.Spec, error) {
 // printSuiteRefusals prints, in order, why each transcript that was not
 // judged was not: its refusals under a header naming it and the wire it
 // was read as, or the error that kept it from being read. It returns how
-// many there were.
+// many there were. Every line is escaped as the reports are
+// (trace.WriteLine, trace.WriteRefusals): the name of a file found in a
+// directory, and what a refusal quotes, are not the user's to choose.
 func printSuiteRefusals(w io.Writer, suite *trace.Suite) int {
 	n := 0
 	for i := range suite.Transcripts {
 		j := &suite.Transcripts[i]
 		switch {
 		case j.Err != nil:
-			fmt.Fprintf(w, "aepflow: %v\n", j.Err)
+			_ = trace.WriteLine(w, "aepflow: %v", j.Err)
 		case len(j.Refusals) > 0:
 			printRefusals(w, fmt.Sprintf("transcript %s refused (read as %s)", j.Name, j.Adapter.Name), j.Refusals)
 		default:
@@ -433,10 +435,7 @@ func printSuiteRefusals(w io.Writer, suite *trace.Suite) int {
 }
 
 func printRefusals(w io.Writer, header string, refusals diag.List) {
-	fmt.Fprintf(w, "%s: %d refusal(s)\n", header, len(refusals))
-	for _, d := range refusals {
-		fmt.Fprintln(w, trace.FormatRefusal(d))
-	}
+	_ = trace.WriteRefusals(w, header, refusals)
 }
 
 // emitSingleCensus prints the census of the one transcript of a command
@@ -545,10 +544,14 @@ func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format,
 		return err
 	}
 	for _, r := range records {
+		var err error
 		if suite {
-			fmt.Fprintf(cmd.OutOrStdout(), "%s — %s — %s\n", out, r.rec.Status, r.name)
+			err = trace.WriteLine(cmd.OutOrStdout(), "%s — %s — %s", out, r.rec.Status, r.name)
 		} else {
-			fmt.Fprintf(cmd.OutOrStdout(), "%s — %s\n", out, r.rec.Status)
+			err = trace.WriteLine(cmd.OutOrStdout(), "%s — %s", out, r.rec.Status)
+		}
+		if err != nil {
+			return exitWith(exitProblems, stdoutFailed(err))
 		}
 	}
 	return nil

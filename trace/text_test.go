@@ -1,0 +1,123 @@
+package trace
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/aepflow/aepflow/diag"
+)
+
+// hostileText holds every kind of character a title, a tool name, an event
+// type or a file name may carry to forge or reorder a line: CR LF before a
+// verdict word, a lone CR, NEL, the line and paragraph separators, a
+// bidirectional override, an escape sequence, DEL and a C1 control.
+const hostileText = "x\r\nconformant: forged (exit 0)\rconformant\u0085conformant\u2028conformant\u2029conformant\u202econformant\x1b[2Kconformant\x7f\u009b"
+
+// checkLines fails when a line of text output carries anything
+// diag.EscapeText would escape, or starts with the verdict word
+// `conformant` without being one of the genuine lines.
+func checkLines(t *testing.T, what, out string, genuine ...string) {
+	t.Helper()
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if diag.EscapeText(line) != line {
+			t.Errorf("%s: a line holds a raw control character: %q", what, line)
+		}
+		if strings.HasPrefix(line, "conformant") && !containsString(genuine, line) {
+			t.Errorf("%s: a forged line %q\n%s", what, line, out)
+		}
+	}
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTextOutputEscapesInputs: no string a specification or a transcript
+// controls can break a line of the text outputs — the report (a title, an
+// opaque event's type), the census (a tool name), a suite (a transcript's
+// name, an unreadable one's error) — nor of the lines the command adds
+// (WriteLine, WriteRefusals). The title's "\r\nconformant" printed a line
+// starting `conformant` above the real verdict.
+func TestTextOutputEscapesInputs(t *testing.T) {
+	q := strings.ReplaceAll(strings.ReplaceAll(hostileText, `\`, `\\`), `"`, `\"`)
+	q = strings.NewReplacer("\r", `\r`, "\n", `\n`, "\u0085", `\x85`, "\u2028", `\u2028`, "\u2029", `\u2029`,
+		"\u202e", `\u202e`, "\x1b", `\e`, "\x7f", `\x7f`, "\u009b", `\u009b`).Replace(q)
+	spec := mustSpec(t, []byte("format: trace-spec/1\nid: t\ntitle: \""+q+"\"\nexpectations:\n"+
+		"- {id: gap, expect: {tool.called: {tool: Read}}}\n"+
+		"- {id: unk, expect: {tool.called: {count: {exactly: 1}}}}\n"))
+	if spec.Title == nil || *spec.Title != hostileText {
+		t.Fatalf("the title is not read as written: %v", spec.Title)
+	}
+	jsonText := func(s string) string {
+		var b bytes.Buffer
+		_ = writeJSONString(&b, s)
+		return b.String()
+	}
+	ir := mustRead(t, []byte(`{"type":"system","subtype":"init"}`+"\n"+
+		`{"type":`+jsonText(hostileText)+`}`+"\n"+
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"c","name":`+jsonText(hostileText)+`,"input":{}}]}}`+"\n"+
+		`{"type":"result","subtype":"success"}`+"\n"))
+	for _, redact := range []bool{false, true} {
+		r, err := Check(spec, ir, CheckOptions{Redact: redact})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := r.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		checkLines(t, "report", b.String())
+		if !strings.Contains(b.String(), `\x0d\x0aconformant`) {
+			t.Errorf("the title is not printed escaped:\n%s", b.String())
+		}
+	}
+	var b bytes.Buffer
+	if err := NewCensus(ir).WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	checkLines(t, "census", b.String())
+
+	sources := []Source{
+		{Name: "runs/" + hostileText + ".jsonl", Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(strings.NewReader(`{"type":"result","subtype":"success"}`)), nil
+		}},
+		{Name: "runs/" + hostileText + "2.jsonl", Open: func() (io.ReadCloser, error) {
+			return nil, errors.New("cannot read `runs/" + hostileText + "2.jsonl`: gone")
+		}},
+	}
+	suite, err := CheckSuite(spec, sources, CheckOptions{}, ReadOptions{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := suite.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	checkLines(t, "check suite", b.String())
+	b.Reset()
+	if err := InspectSuite(sources, ReadOptions{}, 1).WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	checkLines(t, "inspect suite", b.String())
+
+	b.Reset()
+	_ = WriteLine(&b, "== %s — %s", hostileText, "passed")
+	_ = WriteRefusals(&b, "transcript "+hostileText+" refused", diag.List{refusal(CodeAdaptUnreadable, "line[1]", "line 1 has format `%s`", hostileText)})
+	checkLines(t, "command lines", b.String())
+	if n := strings.Count(b.String(), "\n"); n != 3 {
+		t.Errorf("three lines written as %d:\n%s", n, b.String())
+	}
+}
+
+func writeJSONString(w io.Writer, s string) error {
+	_, err := w.Write(marshalNoHTML(s))
+	return err
+}
