@@ -42,7 +42,7 @@ func (*eventStreamReader) check(b *builder, ln line, v any) bool {
 		if f == eventStreamFormat {
 			return true
 		}
-		b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d has format `%s`, expected `%s`", ln.number, cutText(f, 80), eventStreamFormat))
+		b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d has format %s, expected `%s`", ln.number, b.quote(f), eventStreamFormat))
 	default:
 		b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d has no `format: %s`", ln.number, eventStreamFormat))
 	}

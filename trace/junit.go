@@ -104,15 +104,15 @@ func (s *Suite) junitSuite(j *Judged) junitSuite {
 	}
 	for _, row := range j.Report.Expectations {
 		c := junitCase{Name: row.ID, Classname: s.Spec.ID}
-		detail := rowDetail(row)
+		detail := rowDetail(row, j.Report.Redacted)
 		switch {
 		case row.Severity == SeverityAdvisory:
 			c.SystemOut = fmt.Sprintf("advisory, %s: %s", row.Verdict, detail)
 		case row.Verdict == VerdictGap:
-			c.Failure = &junitProblem{Message: detail, Type: VerdictGap, Text: junitEvidence(row)}
+			c.Failure = &junitProblem{Message: detail, Type: VerdictGap, Text: junitEvidence(row, j.Report.Redacted)}
 			js.Failures++
 		case row.Verdict == VerdictUnknown:
-			c.Error = &junitProblem{Message: detail, Type: VerdictUnknown, Text: junitEvidence(row)}
+			c.Error = &junitProblem{Message: detail, Type: VerdictUnknown, Text: junitEvidence(row, j.Report.Redacted)}
 			js.Errors++
 		default:
 			c.SystemOut = "ok: " + detail
@@ -124,8 +124,9 @@ func (s *Suite) junitSuite(j *Judged) junitSuite {
 }
 
 // junitEvidence is the text of a failure or error: the expectation, what
-// it found and where.
-func junitEvidence(row Row) string {
+// it found and where (what the transcript wrote redacted when the report
+// is).
+func junitEvidence(row Row, redact bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "expectation %s (%s)\n", row.ID, row.Kind)
 	if row.Statement != nil {
@@ -133,7 +134,8 @@ func junitEvidence(row Row) string {
 	}
 	o := row.Outcome
 	if o.Result == ResultUndecidable {
-		fmt.Fprintf(&b, "undecidable: %s\nreason: %s %s\n", o.Reason.Sentence(), o.Reason.Code, marshalNoHTML(o.Reason.Payload))
+		r := shownReason(o.Reason, redact)
+		fmt.Fprintf(&b, "undecidable: %s\nreason: %s %s\n", r.Sentence(), r.Code, marshalNoHTML(r.Payload))
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%s: %s\n", o.Result, o.Note)

@@ -93,6 +93,37 @@ func marshalNoHTML(v any) []byte {
 	return bytes.TrimRight(b.Bytes(), "\n")
 }
 
+// transcriptKeys are the payload keys whose values a transcript writes (an
+// opaque event's type, a rate limit's window); every other payload value
+// is an index, a count, a fixed name or the specification's own text.
+var transcriptKeys = []string{"types", "window"}
+
+// Redacted returns the reason as a redacted report prints it: each value a
+// transcript wrote (transcriptKeys) replaced by its digest, as a redacted
+// note is (redactText); the code and every other value as they are. The
+// JSON report keeps the payload unchanged (trace.md §6.2); the text and
+// JUnit reports print this one.
+func (r *Reason) Redacted() *Reason {
+	out := &Reason{Code: r.Code, Payload: maps.Clone(r.Payload)}
+	for _, k := range transcriptKeys {
+		switch v := out.Payload[k].(type) {
+		case string:
+			out.Payload[k] = redactText(v)
+		case []string:
+			digests := make([]string, len(v))
+			for i, s := range v {
+				digests[i] = redactText(s)
+			}
+			out.Payload[k] = digests
+		}
+	}
+	return out
+}
+
+// redactText is what a redacted report prints for a text the transcript
+// wrote: `sha256:` and the first 12 hex of its digest (trace.md §6.2).
+func redactText(s string) string { return "sha256:" + sha256Hex(s)[:12] }
+
 // Sentence renders the reason as one sentence stating the fact with its payload.
 func (r *Reason) Sentence() string {
 	p := r.Payload

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +56,10 @@ type ReadOptions struct {
 	MaxLineBytes int
 	// Keep says which input and result fields the IR keeps; nil keeps all.
 	Keep *Keep
+	// Redact keeps the transcript's text out of the refusals: a format tag
+	// is named by its digest, a JSON syntax error by no more than that.
+	// CheckSuite sets it for a redacted check (CheckOptions.Redact).
+	Redact bool
 }
 
 // adapterFor is trace.md §2.1's rule (as docs/trace.md extends it) applied
@@ -114,6 +119,7 @@ func ReadStream(r io.Reader, opts ReadOptions) (ir *IR, adapter Adapter, refusal
 				first, _ = decodeJSON(ln.text)
 			}
 			b = newBuilder(adapterFor(first), opts.Keep)
+			b.redact = opts.Redact
 		}
 		switch {
 		case oversized:
@@ -228,6 +234,7 @@ func lineLoc(n int) string { return fmt.Sprintf("line[%d]", n) }
 type builder struct {
 	adapter  Adapter
 	keep     *Keep
+	redact   bool // refusals quote no transcript text (ReadOptions.Redact)
 	wire     wireReader
 	events   []Event
 	requests []Request
@@ -293,7 +300,11 @@ func newBuilder(adapter Adapter, keep *Keep) *builder {
 func (b *builder) line(ln line) {
 	v, err := b.dec.decode(ln.text)
 	if err != nil {
-		b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is not JSON: %v", ln.number, err))
+		why := err.Error()
+		if _, syntax := errors.AsType[*json.SyntaxError](err); syntax && b.redact {
+			why = "a syntax error" // the decoder's message quotes the line's characters
+		}
+		b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is not JSON: %s", ln.number, why))
 		return
 	}
 	if b.wire.check(b, ln, v) && !b.refused() {
@@ -308,6 +319,15 @@ func (b *builder) refuse(d diag.Diagnostic) {
 		return
 	}
 	b.unlisted++
+}
+
+// quote names a text the transcript wrote in a refusal: in backticks, cut
+// to 80 characters, or by its digest when the read is redacted.
+func (b *builder) quote(s string) string {
+	if b.redact {
+		return redactText(s)
+	}
+	return "`" + cutText(s, 80) + "`"
 }
 
 // refused reports whether the transcript is already refused.

@@ -121,7 +121,7 @@ func checkRow(ir *IR, e *Expectation, opts CheckOptions) Row {
 	}
 	o := evaluate(ir, &e.Kind)
 	if opts.Redact && o.Result != ResultUndecidable {
-		o.Note = "sha256:" + sha256Hex(o.Note)[:12]
+		o.Note = redactText(o.Note)
 	}
 	verdict := VerdictOK
 	switch o.Result {
@@ -216,7 +216,7 @@ func (r *Report) writeText(l *textLines) {
 		width = max(width, len([]rune(row.ID)))
 	}
 	for _, row := range r.Expectations {
-		l.printf("  %-9s %s  %s", rowStatus(row), padRight(row.ID, width), rowDetail(row))
+		l.printf("  %-9s %s  %s", rowStatus(row), padRight(row.ID, width), rowDetail(row, r.Redacted))
 	}
 	l.printf("spec sha256:%s…  adapter %s", r.SpecDigest[:12], r.Adapter.Name)
 	if len(r.AdvisoryOverrides) > 0 {
@@ -231,6 +231,15 @@ func (r *Report) writeText(l *textLines) {
 	l.printf("%s", r.sentence())
 }
 
+// shownReason is the reason as a text or JUnit report shows it: redacted
+// (Reason.Redacted) when the report is.
+func shownReason(r *Reason, redact bool) *Reason {
+	if redact {
+		return r.Redacted()
+	}
+	return r
+}
+
 func padRight(s string, width int) string {
 	return s + strings.Repeat(" ", width-len([]rune(s)))
 }
@@ -243,10 +252,12 @@ func rowStatus(row Row) string {
 	return st
 }
 
-func rowDetail(row Row) string {
+// rowDetail is a row's detail: its note and citations, or the sentence of
+// its undecidable reason (redacted when the report is, see shownReason).
+func rowDetail(row Row, redact bool) string {
 	o := row.Outcome
 	if o.Result == ResultUndecidable {
-		return o.Reason.Sentence()
+		return shownReason(o.Reason, redact).Sentence()
 	}
 	if len(o.Events) == 0 {
 		return o.Note

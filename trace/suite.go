@@ -75,8 +75,9 @@ type Suite struct {
 // transcripts in flight at once (at least one; zero means GOMAXPROCS).
 // Each read keeps only what spec reads (Spec.Keep), and an IR is released
 // as soon as its report is made, so a suite holds its reports, never its
-// transcripts. It fails only when opts.Advisory names an id the spec does
-// not declare.
+// transcripts. A redacted check (opts.Redact) reads redacted too
+// (ReadOptions.Redact), so that its refusals quote no transcript text. It
+// fails only when opts.Advisory names an id the spec does not declare.
 func CheckSuite(spec *Spec, sources []Source, opts CheckOptions, read ReadOptions, workers int) (*Suite, error) {
 	if err := ValidateAdvisory(spec, opts.Advisory); err != nil {
 		return nil, err
@@ -84,6 +85,7 @@ func CheckSuite(spec *Spec, sources []Source, opts CheckOptions, read ReadOption
 	if read.Keep == nil {
 		read.Keep = spec.Keep()
 	}
+	read.Redact = read.Redact || opts.Redact
 	judged := judgeAll(sources, workers, func(src Source) Judged {
 		j, ir := readSource(src, read)
 		if ir != nil {

@@ -121,3 +121,57 @@ func writeJSONString(w io.Writer, s string) error {
 	_, err := w.Write(marshalNoHTML(s))
 	return err
 }
+
+// TestRedactQuotesNoTranscriptText: with --redact, no text the transcript
+// wrote reaches the text or JUnit report, nor the refusals of a redacted
+// check: an opaque event's type and a rate limit's window are named by
+// their digests (they were quoted in undecidable reasons), a format tag by
+// its digest and a JSON syntax error without the character it quotes. The
+// JSON report keeps the payload as trace.md §6.2 says (reasons unchanged).
+func TestRedactQuotesNoTranscriptText(t *testing.T) {
+	spec := mustSpec(t, []byte(okHeader+
+		"- {id: count, expect: {tool.called: {tool: Bash, count: {exactly: 1}}}}\n"+
+		"- {id: outcome, expect: {result: {subtype: success}}}\n"+
+		"- {id: note, expect: {tool.called: {tool: Bash}}}\n"))
+	transcript := `{"type":"system","subtype":"init"}` + "\n" +
+		`{"type":"SECRET-TYPE"}` + "\n" +
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"c","name":"Bash","input":{"command":"SECRET-COMMAND"}}]}}` + "\n" +
+		`{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","rateLimitType":"SECRET-WINDOW"}}` + "\n" +
+		`{"type":"result","subtype":"error_max_turns"}` + "\n"
+	open := func(text string) func() (io.ReadCloser, error) {
+		return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(text)), nil }
+	}
+	sources := []Source{
+		{Name: "run.jsonl", Open: open(transcript)},
+		{Name: "events.jsonl", Open: open(`{"format":"metaharness.event/1","event":"text","text":"a"}` + "\n" + `{"format":"SECRET-FORMAT"}` + "\n" + "Zecret\n")},
+	}
+	secrets := []string{"SECRET", "'Z'"}
+	for _, redact := range []bool{false, true} {
+		suite, err := CheckSuite(spec, sources, CheckOptions{Redact: redact}, ReadOptions{}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text, junit, refusals, report bytes.Buffer
+		if err := suite.WriteText(&text); err != nil {
+			t.Fatal(err)
+		}
+		if err := suite.WriteJUnit(&junit); err != nil {
+			t.Fatal(err)
+		}
+		_ = WriteRefusals(&refusals, "transcript events.jsonl refused", suite.Transcripts[1].Refusals)
+		if err := suite.Transcripts[0].Report.WriteJSON(&report); err != nil {
+			t.Fatal(err)
+		}
+		all := text.String() + junit.String() + refusals.String()
+		for _, s := range secrets {
+			if got := strings.Contains(all, s); got == redact {
+				t.Errorf("redact %t: the output quotes %q: %t\n%s", redact, s, got, all)
+			}
+		}
+		for _, s := range []string{`"SECRET-TYPE"`, `"window": "SECRET-WINDOW"`} {
+			if !strings.Contains(report.String(), s) {
+				t.Errorf("redact %t: the JSON report's payload lost %s:\n%s", redact, s, report.String())
+			}
+		}
+	}
+}

@@ -124,7 +124,10 @@ gap as <failure>, an unknown as <error>.
 
 --advisory ID downgrades a row for this run (repeatable; the spec digest is
 unchanged). --redact replaces every note by a digest, so the report quotes
-no command string or path from the transcript.
+no command string or path from the transcript; the text and JUnit reports
+and the refusals name an event type, a rate-limit window or a format tag
+by its digest too (the JSON report keeps the reasons' payloads, trace.md
+§6.2).
 
 Exit codes: 0 conformant, 1 a gating expectation gaps (or the input is
 refused, or an --advisory id is not declared), 3 a gating expectation is
