@@ -169,6 +169,8 @@ func FuzzReadSpec(f *testing.F) {
 		f.Add([]byte(nullBoundDoc(kind, param)))
 	}
 	f.Add([]byte(okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"[ab]{0,1000}c\"}}}}}\n"))
+	// Range bounds refused at the kind, at `rate` and at a side that is not a number.
+	f.Add([]byte(okHeader + "- {id: a, expect: {cost.total: {at_least_usd: 5, at_most_usd: .nan}}}\n- {id: b, expect: {tool.error_rate: {rate: {at_least: 0.5, at_most: 0.1}}}}\n"))
 	// A title and an argument matcher that would forge a report line.
 	f.Add([]byte("format: trace-spec/1\nid: t\ntitle: \"x\\r\\nconformant\\L\\u202e\"\nexpectations:\n- {id: a, expect: {tool.called: {args: {command: {contains: \"\\nconformant\"}}}}}\n"))
 	var irs []*IR

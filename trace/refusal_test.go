@@ -60,6 +60,22 @@ func TestSpecRefusals(t *testing.T) {
 		{"bad-row-id", okHeader + "- {id: A_1, expect: {turns: {count: {at_most: 1}}}}\n", []string{"TRACE-SPEC-006@expectations[0].id"}},
 		{"exactly-with-side", okHeader + "- {id: a, expect: {turns: {count: {exactly: 1, at_most: 2}}}}\n", []string{"TRACE-SPEC-007@expectations[0].expect.turns.count"}},
 		{"bad-regex", okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"*.md\"}}}}}\n", []string{"TRACE-SPEC-008@expectations[0].expect.tool.called.args.command"}},
+		// A range bound's refusal stands where the author wrote it: at the
+		// kind whose own keys the bound's sides are (cost.total,
+		// cache.hit_ratio, rate_limit.utilization, usage.share), at `rate`
+		// for tool.error_rate, and at the side that is not a number; it
+		// named `…at_most` and `…at_most_usd`, which nobody wrote.
+		{"range-unsatisfiable-usd", okHeader + "- {id: a, expect: {cost.total: {at_least_usd: 5, at_most_usd: 2}}}\n", []string{"TRACE-SPEC-007@expectations[0].expect.cost.total"}},
+		{"range-no-side-usd", okHeader + "- {id: a, expect: {cost.total: {model: m}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.cost.total"}},
+		{"range-nan-usd", okHeader + "- {id: a, expect: {cost.total: {at_most_usd: .nan}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.cost.total.at_most_usd"}},
+		{"range-unsatisfiable-inline", okHeader + "- {id: a, expect: {cache.hit_ratio: {at_least: 0.9, at_most: 0.1}}}\n", []string{"TRACE-SPEC-007@expectations[0].expect.cache.hit_ratio"}},
+		{"range-no-side-inline", okHeader + "- {id: a, expect: {rate_limit.utilization: {}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.rate_limit.utilization"}},
+		{"range-nan-inline", okHeader + "- {id: a, expect: {rate_limit.utilization: {at_least: .nan}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.rate_limit.utilization.at_least"}},
+		{"range-unsatisfiable-rate", okHeader + "- {id: a, expect: {tool.error_rate: {tool: Bash, rate: {at_least: 0.5, at_most: 0.1}}}}\n", []string{"TRACE-SPEC-007@expectations[0].expect.tool.error_rate.rate"}},
+		{"range-no-side-rate", okHeader + "- {id: a, expect: {tool.error_rate: {tool: Bash, rate: {}}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.tool.error_rate.rate"}},
+		{"range-nan-rate", okHeader + "- {id: a, expect: {tool.error_rate: {tool: Bash, rate: {at_most: .nan}}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.tool.error_rate.rate.at_most"}},
+		{"share-no-side", okHeader + "- {id: a, expect: {usage.share: {field: input_tokens}}}\n", []string{"TRACE-SPEC-005@expectations[0].expect.usage.share"}},
+		{"share-unsatisfiable", okHeader + "- {id: a, expect: {usage.share: {field: input_tokens, at_least: 0.9, at_most: 0.5}}}\n", []string{"TRACE-SPEC-007@expectations[0].expect.usage.share"}},
 		// The example of trace.md §3.8: exactly 001, 003, 007 and 008.
 		{"combined", "format: trace-spec/2\nid: t\nexpectations:\n- {id: a, expect: {turns: {count: {at_least: 5, at_most: 2}}}}\n- {id: a, expect: {text.matches: {regex: \"(\"}}}\n",
 			[]string{"TRACE-SPEC-001@format", "TRACE-SPEC-007@expectations[0].expect.turns.count", "TRACE-SPEC-003@expectations[1].id", "TRACE-SPEC-008@expectations[1].expect.text.matches"}},
@@ -76,6 +92,19 @@ func TestSpecRefusals(t *testing.T) {
 	_, refusals := ReadSpec([]byte(okHeader + "- {id: a, expect: {tool.called: {toool: Bash}}}\n"))
 	if msg := FormatRefusal(refusals[0]); !strings.Contains(msg, "`toool`") || !strings.HasPrefix(msg, "TRACE-SPEC-002 at document: ") {
 		t.Errorf("SPEC-002 message %q does not name the key", msg)
+	}
+	// The messages name the sides as written: `at_least_usd`, not at_least.
+	for doc, want := range map[string]string{
+		"- {id: a, expect: {cost.total: {at_least_usd: 5, at_most_usd: 2}}}\n": "at_least_usd 5 is greater than at_most_usd 2",
+		"- {id: a, expect: {cost.total: {model: m}}}\n":                        "the bound has no side: write `at_least_usd` or `at_most_usd`",
+		"- {id: a, expect: {cost.total: {at_most_usd: .nan}}}\n":               "`at_most_usd` is not a number",
+		"- {id: a, expect: {cache.hit_ratio: {}}}\n":                           "the bound has no side: write `at_least` or `at_most`",
+		"- {id: a, expect: {turns: {count: {}}}}\n":                            "the bound has no side: write `at_least`, `at_most` or `exactly`",
+	} {
+		_, refusals := ReadSpec([]byte(okHeader + doc))
+		if len(refusals) != 1 || refusals[0].Message != want {
+			t.Errorf("%s: refusals %v, want the message %q", doc, refusals, want)
+		}
 	}
 	_, refusals = ReadSpec([]byte(okHeader + "- {id: a, expect: {tool.called: {args: {command: {regex: \"*.md\"}}}}}\n"))
 	if !strings.Contains(refusals[0].Message, "glob syntax") {

@@ -147,7 +147,11 @@ func (v *validator) kind(k *Kind, loc string) {
 		KindStepGenTime, KindStepExecTime, KindTimeInferenceTotal, KindTimeToolExecTotal, kindSkillAvailableAlias:
 	}
 	if k.Range != nil && k.Name != KindUsageShare {
-		v.rangeBound(k.Range, loc+"."+rangeParam(k.Name))
+		param, lo, hi := rangeKeys(k.Name)
+		if param != "" {
+			loc += "." + param
+		}
+		v.rangeBound(k.Range, loc, lo, hi)
 	}
 }
 
@@ -163,15 +167,19 @@ func countParam(k KindName) string {
 	return "count"
 }
 
-// rangeParam names the parameter a kind's RangeBound is written under.
-func rangeParam(k KindName) string {
+// rangeKeys says where a kind's RangeBound is written: the parameter that
+// holds it (tool.error_rate's `rate`), or "" when its sides are keys of the
+// kind itself (cost.total, rate_limit.utilization, cache.hit_ratio,
+// usage.share), and the names of its two sides as the author writes them.
+// A refusal of the bound stands there and names them so.
+func rangeKeys(k KindName) (param, lo, hi string) {
 	switch k {
 	case KindToolErrorRate:
-		return "rate"
+		return "rate", "at_least", "at_most"
 	case KindCostTotal:
-		return "at_most_usd"
+		return "", "at_least_usd", "at_most_usd"
 	}
-	return "at_most"
+	return "", "at_least", "at_most"
 }
 
 func (v *validator) name(s, loc string) {
@@ -318,7 +326,7 @@ func regexInsts(pattern string) int {
 func (v *validator) count(b *CountBound, loc string) {
 	switch {
 	case b.AtLeast == nil && b.AtMost == nil && b.Exactly == nil:
-		v.add(CodeSpecUndecidable, loc, "the bound has no side")
+		v.add(CodeSpecUndecidable, loc, "the bound has no side: write `at_least`, `at_most` or `exactly`")
 	case b.Exactly != nil && (b.AtLeast != nil || b.AtMost != nil):
 		v.add(CodeSpecUnsatisfiable, loc, "`exactly` is written beside `at_least` or `at_most`")
 	case b.AtLeast != nil && b.AtMost != nil && *b.AtLeast > *b.AtMost:
@@ -326,21 +334,27 @@ func (v *validator) count(b *CountBound, loc string) {
 	}
 }
 
-func (v *validator) rangeBound(b *RangeBound, loc string) {
+// rangeBound refuses a range bound with no side, a side that is not a
+// number or sides no value can meet. loc is where the bound is written
+// (the mapping that holds both sides), lo and hi its sides' names as
+// written (rangeKeys); a side that is not a number is refused at its key.
+func (v *validator) rangeBound(b *RangeBound, loc, lo, hi string) {
 	switch {
 	case b.AtLeast == nil && b.AtMost == nil:
-		v.add(CodeSpecUndecidable, loc, "the bound has no side")
-	case b.AtLeast != nil && math.IsNaN(*b.AtLeast) || b.AtMost != nil && math.IsNaN(*b.AtMost):
-		v.add(CodeSpecUndecidable, loc, "the bound is not a number")
+		v.add(CodeSpecUndecidable, loc, "the bound has no side: write `%s` or `%s`", lo, hi)
+	case b.AtLeast != nil && math.IsNaN(*b.AtLeast):
+		v.add(CodeSpecUndecidable, loc+"."+lo, "`%s` is not a number", lo)
+	case b.AtMost != nil && math.IsNaN(*b.AtMost):
+		v.add(CodeSpecUndecidable, loc+"."+hi, "`%s` is not a number", hi)
 	case b.AtLeast != nil && b.AtMost != nil && *b.AtLeast > *b.AtMost:
-		v.add(CodeSpecUnsatisfiable, loc, "at_least %s is greater than at_most %s", shortFloat(*b.AtLeast), shortFloat(*b.AtMost))
+		v.add(CodeSpecUnsatisfiable, loc, "%s %s is greater than %s %s", lo, shortFloat(*b.AtLeast), hi, shortFloat(*b.AtMost))
 	}
 }
 
 // share refuses usage.share bounds outside 0 < at_least ≤ 1, 0 < at_most < 1.
 func (v *validator) share(b *RangeBound, loc string) {
 	if b.AtLeast == nil && b.AtMost == nil {
-		v.add(CodeSpecUndecidable, loc, "the bound has no side")
+		v.add(CodeSpecUndecidable, loc, "the bound has no side: write `at_least` or `at_most`")
 		return
 	}
 	if b.AtLeast != nil && !(*b.AtLeast > 0 && *b.AtLeast <= 1) {
@@ -351,7 +365,7 @@ func (v *validator) share(b *RangeBound, loc string) {
 		v.add(CodeSpecUndecidable, loc+".at_most", "a share's at_most must lie in (0, 1)")
 		return
 	}
-	v.rangeBound(b, loc)
+	v.rangeBound(b, loc, "at_least", "at_most")
 }
 
 // availability picks env.tool_available's one form.
