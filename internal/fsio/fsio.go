@@ -11,6 +11,7 @@
 // Every file aepflow writes goes through WriteFile: the bytes go to a
 // temporary file beside the destination, synced and renamed over it, so a
 // reader sees the old bytes or the new ones. The destination is refused when
+// its path can only name a directory (`out/`, `out/.`), when
 // it exists and is not a regular file, when it is one of the command's
 // inputs (the same file by device and inode), and when it is a symbolic
 // link whose target is missing; a link to a regular file is written through
@@ -47,6 +48,10 @@ const (
 	// KindDanglingLink: the destination of a write is a symbolic link to a
 	// missing file.
 	KindDanglingLink
+	// KindDirectoryName: the destination of a write can only name a
+	// directory, whether or not it exists: it ends in a path separator,
+	// or its last element is `.` or `..`.
+	KindDirectoryName
 )
 
 // Error is a refusal to read or write Path.
@@ -77,6 +82,8 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("cannot write `%s`: it is the input `%s` of this command", e.Path, e.What)
 	case KindDanglingLink:
 		return fmt.Sprintf("cannot write `%s`: it is a symbolic link to the missing file `%s`", e.Path, e.What)
+	case KindDirectoryName:
+		return fmt.Sprintf("cannot write `%s`: the path names a directory, not a file", e.Path)
 	}
 	return fmt.Sprintf("cannot %s `%s`: %s", e.Op, e.Path, errText(e.Err))
 }
@@ -98,6 +105,8 @@ func (e *Error) Reason() string {
 		return fmt.Sprintf("it is the input `%s` of this command", e.What)
 	case KindDanglingLink:
 		return fmt.Sprintf("it is a symbolic link to the missing file `%s`", e.What)
+	case KindDirectoryName:
+		return "the path names a directory, not a file"
 	}
 	return errText(e.Err)
 }

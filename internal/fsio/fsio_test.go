@@ -325,6 +325,32 @@ func TestWriteFileNewAndMakeDirs(t *testing.T) {
 	}
 }
 
+// TestWriteFileRefusesADirectoryName: a destination that can only name a
+// directory — it ends in a separator, or its last element is `.` or `..` —
+// is refused before anything is made: MakeDirs created `a/b/` and the
+// rename onto it then failed with "file exists", leaving the directories.
+func TestWriteFileRefusesADirectoryName(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a/b/", "a/b//", "a/b/.", "a/b/..", "a" + string(filepath.Separator)} {
+		path := filepath.Join(dir, "x") + "/" + name
+		err := WriteFile(path, []byte("out\n"), WriteOptions{MakeDirs: true})
+		e := wantKind(t, err, KindDirectoryName)
+		if want := "cannot write `" + path + "`: the path names a directory, not a file"; e.Error() != want {
+			t.Errorf("%q: the refusal reads %q, want %q", name, e.Error(), want)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, "x")); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("%q: a directory was made before the refusal (%v)", name, err)
+		}
+	}
+	// An existing directory so named is refused the same way; a file path
+	// with a `.` in it is not a directory name.
+	wantKind(t, WriteFile(dir+"/", []byte("x"), WriteOptions{}), KindDirectoryName)
+	if err := WriteFile(filepath.Join(dir, "a.b", "..c"), []byte("x"), WriteOptions{MakeDirs: true}); err != nil {
+		t.Errorf("a file named `..c`: %v", err)
+	}
+	assertNoTemps(t, dir)
+}
+
 func TestRemoveTemps(t *testing.T) {
 	dir := t.TempDir()
 	tmp := filepath.Join(dir, ".out.tmp-1")

@@ -43,12 +43,16 @@ func StatOpened(f *os.File, name string) (OpenedInput, bool) {
 	return OpenedInput{Name: name, Info: info}, true
 }
 
-// CheckDestination refuses path as the destination of a write when it is
-// a symbolic link to a missing file, exists and is not a regular file, or
-// is one of inputs or opened. It returns the path to write: path itself,
-// or the target of the symbolic links it goes through. A missing path is
-// fine.
+// CheckDestination refuses path as the destination of a write when it can
+// only name a directory (namesDirectory), is a symbolic link to a missing
+// file, exists and is not a regular file, or is one of inputs or opened.
+// It returns the path to write: path itself, or the target of the symbolic
+// links it goes through. A missing path is fine. Nothing is made on disk
+// before it has passed, parent directories included.
 func CheckDestination(path string, inputs []string, opened ...OpenedInput) (string, error) {
+	if namesDirectory(path) {
+		return "", &Error{Op: "write", Path: path, Kind: KindDirectoryName}
+	}
 	target, err := resolveLink(path)
 	if err != nil {
 		return "", err
@@ -74,6 +78,25 @@ func CheckDestination(path string, inputs []string, opened ...OpenedInput) (stri
 		}
 	}
 	return target, nil
+}
+
+// namesDirectory reports whether path can only name a directory, whether
+// or not one is there: it ends in a path separator (`out/`), or its last
+// element is `.` or `..`. Such a destination is refused before its parent
+// directories are made: the rename onto it would fail after they were.
+func namesDirectory(path string) bool {
+	if path == "" {
+		return false
+	}
+	if os.IsPathSeparator(path[len(path)-1]) {
+		return true
+	}
+	i := len(path) - 1
+	for i >= 0 && !os.IsPathSeparator(path[i]) {
+		i--
+	}
+	last := path[i+1:]
+	return last == "." || last == ".."
 }
 
 // resolveLink returns the file path names: path when it is not a symbolic
