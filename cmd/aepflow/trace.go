@@ -232,7 +232,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 				}
 				records[i] = suiteRecord{rec, suite.Transcripts[i].Name}
 			}
-			return emitEvidence(cmd, worstLast(records), set.suite, format, out)
+			return emitEvidence(cmd, worstLast(records), set.suite, format, out, cmd.Flags().Changed("out"))
 		},
 	}
 	cmd.Flags().StringVar(&spec, "spec", "", "trace specification `FILE` (YAML or JSON; - is standard input)")
@@ -520,10 +520,12 @@ func worstLast(records []suiteRecord) []suiteRecord {
 	return records
 }
 
-// emitEvidence prints the records, or writes them to out (`-` is standard
-// output) as one list through writeOutput: atomically, never onto an input
-// or anything but a regular file.
-func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format, out string) error {
+// emitEvidence prints the records when --out is absent (outGiven false) or
+// `-`, or writes them to out as one list through writeOutput: atomically,
+// never onto an input or anything but a regular file. An empty --out is a
+// destination like any other, which the writer refuses; it is never
+// standard output.
+func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format, out string, outGiven bool) error {
 	list := make([]*trace.Evidence, len(records))
 	for i, r := range records {
 		list[i] = r.rec
@@ -538,7 +540,7 @@ func emitEvidence(cmd *cobra.Command, records []suiteRecord, suite bool, format,
 	if err != nil {
 		return exitWith(exitProblems, err)
 	}
-	if out == "" || out == stdio {
+	if !outGiven || out == stdio {
 		return writeStdout(cmd, b.Bytes())
 	}
 	// Parent directories are created: evidence records usually go into a

@@ -351,6 +351,19 @@ func TestWriteFileRefusesADirectoryName(t *testing.T) {
 	assertNoTemps(t, dir)
 }
 
+// TestWriteFileRefusesAnEmptyPath: an empty destination is refused before
+// anything is made (a temporary file was created in the working directory,
+// then the rename onto "" failed).
+func TestWriteFileRefusesAnEmptyPath(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	e := wantKind(t, WriteFile("", []byte("x"), WriteOptions{MakeDirs: true}), KindIO)
+	if e.Error() != "cannot write ``: the path is empty" {
+		t.Errorf("the refusal reads %q", e.Error())
+	}
+	assertNoTemps(t, dir)
+}
+
 func TestRemoveTemps(t *testing.T) {
 	dir := t.TempDir()
 	tmp := filepath.Join(dir, ".out.tmp-1")

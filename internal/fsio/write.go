@@ -43,13 +43,20 @@ func StatOpened(f *os.File, name string) (OpenedInput, bool) {
 	return OpenedInput{Name: name, Info: info}, true
 }
 
-// CheckDestination refuses path as the destination of a write when it can
-// only name a directory (namesDirectory), is a symbolic link to a missing
+// errEmptyPath is the refusal of an empty destination: no file has that
+// name, and its directory would be the working one.
+var errEmptyPath = errors.New("the path is empty")
+
+// CheckDestination refuses path as the destination of a write when it is
+// empty, can only name a directory (namesDirectory), is a symbolic link to a missing
 // file, exists and is not a regular file, or is one of inputs or opened.
 // It returns the path to write: path itself, or the target of the symbolic
 // links it goes through. A missing path is fine. Nothing is made on disk
 // before it has passed, parent directories included.
 func CheckDestination(path string, inputs []string, opened ...OpenedInput) (string, error) {
+	if path == "" {
+		return "", &Error{Op: "write", Path: path, Kind: KindIO, Err: errEmptyPath}
+	}
 	if namesDirectory(path) {
 		return "", &Error{Op: "write", Path: path, Kind: KindDirectoryName}
 	}
