@@ -8,10 +8,12 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/aepflow/aepflow/internal/deadline"
 	"github.com/aepflow/aepflow/internal/fsio"
 )
 
@@ -149,16 +151,64 @@ func takeStdin(cmd *cobra.Command, what string) error {
 	return nil
 }
 
+// stdinPauseAnnotation marks a command whose reads of `-` are bounded in
+// time (boundsStdinPause).
+const stdinPauseAnnotation = "aepflow-stdin-pause"
+
+// maxStdinPause is the longest standard input may send nothing, between
+// two reads, for a command marked by boundsStdinPause; a variable so that
+// tests can make it short. It bounds the pause, not the whole read: a
+// transcript of hundreds of megabytes piped in from a decompressor or over
+// a network keeps sending and takes as long as it takes, while a pipe left
+// open and silent, or a terminal, is refused after it (docs/security.md).
+var maxStdinPause = 60 * time.Second
+
+// boundsStdinPause marks cmd's reads of `-` (readInput, openInput,
+// stdinOf) as bounded by maxStdinPause.
+func boundsStdinPause(cmd *cobra.Command) {
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[stdinPauseAnnotation] = "true"
+}
+
+// stdinOf returns standard input as a read of `-` by cmd reads it: for a
+// command marked by boundsStdinPause, every read that waits longer than
+// maxStdinPause fails with an *fsio.Error naming <stdin> (deadline.Reader).
+func stdinOf(cmd *cobra.Command) io.Reader {
+	if cmd.Annotations[stdinPauseAnnotation] == "" {
+		return cmd.InOrStdin()
+	}
+	return &pausedReader{r: deadline.Reader(cmd.InOrStdin(), maxStdinPause), pause: maxStdinPause}
+}
+
+// pausedReader turns deadline.Reader's expiry into a refusal naming
+// standard input and the bound.
+type pausedReader struct {
+	r     io.Reader
+	pause time.Duration
+}
+
+func (p *pausedReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if errors.Is(err, deadline.ErrExpired) {
+		err = &fsio.Error{Op: "read", Path: stdinName, Kind: fsio.KindIO,
+			Err: fmt.Errorf("nothing arrived for %v, the bound on a pause in standard input (pipe a file that ends, or name it)", p.pause)}
+	}
+	return n, err
+}
+
 // readInput returns the bytes of the file path names, at most limit of
 // them: standard input when path is `-` (claimed for what, which names the
-// flag in messages), else the regular file at path. Every error names the
-// input and is an *fsio.Error or a refusal of a second `-`.
+// flag in messages; read through stdinOf), else the regular file at path.
+// Every error names the input and is an *fsio.Error or a refusal of a
+// second `-`.
 func readInput(cmd *cobra.Command, what, path string, limit int64) ([]byte, error) {
 	if path == stdio {
 		if err := takeStdin(cmd, what); err != nil {
 			return nil, err
 		}
-		return fsio.ReadAll(cmd.InOrStdin(), stdinName, limit)
+		return fsio.ReadAll(stdinOf(cmd), stdinName, limit)
 	}
 	noteInputs(cmd, path)
 	return fsio.ReadFile(path, limit)
@@ -198,7 +248,7 @@ func openInput(cmd *cobra.Command, what, path string, limit int64) (io.ReadClose
 		if err := takeStdin(cmd, what); err != nil {
 			return nil, err
 		}
-		return &limitedReader{r: cmd.InOrStdin(), name: stdinName, limit: limit}, nil
+		return &limitedReader{r: stdinOf(cmd), name: stdinName, limit: limit}, nil
 	}
 	noteInputs(cmd, path)
 	return fsio.Open(path, limit)

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/testkit"
@@ -92,6 +94,7 @@ func TestSecurityTraceBounds(t *testing.T) {
 		"a `{regex: …}` pattern":                fmt.Sprintf("%d RE2 instructions (`trace.MaxRegexInsts`); each distinct pattern compiled once per spec", trace.MaxRegexInsts),
 		"transcripts of one command line":       fmt.Sprintf("%d, named or in directories", suiteLimit),
 		"entries of a `--transcript` directory": fmt.Sprintf("%d, `*.jsonl` or not, read a batch at a time", dirEntryLimit),
+		"standard input (`--transcript -`, `--spec -`), between two reads": fmt.Sprintf("%d s without a byte (`maxStdinPause`); the whole read is not bounded in time", int(maxStdinPause.Seconds())),
 	} {
 		row, ok := rows[first]
 		if !ok {
@@ -166,6 +169,80 @@ func TestTraceSuiteBounds(t *testing.T) {
 			}
 			if c.code != exitOK && stdout.Len() > 0 {
 				t.Errorf("a refusal printed on stdout: %s", stdout.String())
+			}
+		})
+	}
+}
+
+// dripReader sends its text one byte per Read, each after a pause.
+type dripReader struct {
+	text  string
+	pause time.Duration
+}
+
+func (d *dripReader) Read(p []byte) (int, error) {
+	if d.text == "" {
+		return 0, io.EOF
+	}
+	time.Sleep(d.pause)
+	p[0], d.text = d.text[0], d.text[1:]
+	return 1, nil
+}
+
+// TestTraceStdinPause: a transcript or a spec read from `-` that stops
+// sending without ending (a pipe left open, a terminal) is refused once it
+// has sent nothing for maxStdinPause (exit 1, naming standard input and
+// the bound); it hung for ever. The bound is on the pause, not the whole
+// read: a stdin that keeps sending, however slowly in all, is read.
+func TestTraceStdinPause(t *testing.T) {
+	old := maxStdinPause
+	maxStdinPause = 100 * time.Millisecond
+	t.Cleanup(func() { maxStdinPause = old })
+	dir := t.TempDir()
+	transcript := filepath.Join(dir, "run.jsonl")
+	spec := filepath.Join(dir, "spec.yaml")
+	if err := os.WriteFile(transcript, []byte(limitsTranscript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(spec, []byte(limitsSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const refusal = "aepflow: cannot read `<stdin>`: nothing arrived for 100ms, the bound on a pause in standard input (pipe a file that ends, or name it)\n"
+	for _, c := range []struct {
+		name   string
+		args   []string
+		stdin  func(w *io.PipeWriter)
+		code   int
+		stderr string
+	}{
+		{"a transcript that never ends", []string{"trace", "inspect", "--transcript", "-"},
+			func(w *io.PipeWriter) { _, _ = w.Write([]byte(limitsTranscript[:20])) }, exitProblems, refusal},
+		{"a transcript in a suite", []string{"trace", "check", "--spec", spec, "--transcript", transcript, "--transcript", "-"},
+			func(*io.PipeWriter) {}, exitProblems, refusal},
+		{"a spec that never ends", []string{"trace", "evidence", "--spec", "-", "--transcript", transcript},
+			func(w *io.PipeWriter) { _, _ = w.Write([]byte(limitsSpec)) }, exitProblems, refusal},
+		{"a slow stdin that ends", []string{"trace", "check", "--spec", spec, "--transcript", "-"},
+			func(w *io.PipeWriter) {
+				_, _ = io.Copy(w, &dripReader{text: limitsTranscript[:40], pause: 10 * time.Millisecond})
+				_, _ = w.Write([]byte(limitsTranscript[40:]))
+				w.Close()
+			}, exitOK, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, w := io.Pipe()
+			t.Cleanup(func() { w.Close() }) // releases the read left behind
+			go c.stdin(w)
+			var stdout, stderr bytes.Buffer
+			done := make(chan int, 1)
+			go func() { done <- run(c.args, r, &stdout, &stderr) }()
+			var code int
+			select {
+			case code = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("the command hung on standard input")
+			}
+			if code != c.code || stderr.String() != c.stderr {
+				t.Fatalf("exit %d, want %d\nstderr: %q\nwant:   %q\nstdout: %s", code, c.code, stderr.String(), c.stderr, stdout.String())
 			}
 		})
 	}

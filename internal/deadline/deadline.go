@@ -1,10 +1,12 @@
 // Package deadline waits for a call that may never return, up to a bound:
-// the hook's read of stdin and the companion's layout, neither of which
-// can be cancelled once started.
+// the hook's read of stdin, the companion's layout and each read of a
+// stream that may pause for ever (Reader), none of which can be cancelled
+// once started.
 package deadline
 
 import (
 	"errors"
+	"io"
 	"time"
 )
 
@@ -46,4 +48,50 @@ func Call[T any](wait time.Duration, f func() (T, error)) (T, error) {
 		var zero T
 		return zero, ErrExpired
 	}
+}
+
+// maxReadChunk bounds what one Read of a Reader asks of the stream it
+// reads, so that the buffer it reads into stays small whatever the
+// caller's is.
+const maxReadChunk = 64 << 10
+
+// Reader returns a reader of r that bounds each pause, not the whole read:
+// every Read returns what r's Read returns, or ErrExpired once idle has
+// passed without r's Read returning. A stream that keeps sending is read
+// to its end however long it takes in all; one left open and silent (a
+// pipe whose writer never closes it, a terminal) fails within idle
+// instead of hanging. After ErrExpired every Read returns ErrExpired: the
+// read in flight stays behind on its goroutine, with a buffer of its own,
+// so the caller's is never written after Read returns.
+func Reader(r io.Reader, idle time.Duration) io.Reader {
+	return &idleReader{r: r, idle: idle}
+}
+
+type idleReader struct {
+	r    io.Reader
+	idle time.Duration
+	buf  []byte
+	err  error
+}
+
+func (i *idleReader) Read(p []byte) (int, error) {
+	if i.err != nil {
+		return 0, i.err
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if len(p) > maxReadChunk {
+		p = p[:maxReadChunk]
+	}
+	if cap(i.buf) < len(p) {
+		i.buf = make([]byte, len(p))
+	}
+	buf := i.buf[:len(p)]
+	n, err := Call(i.idle, func() (int, error) { return i.r.Read(buf) })
+	if errors.Is(err, ErrExpired) && n == 0 {
+		i.err, i.buf = ErrExpired, nil // the read in flight keeps buf
+		return 0, ErrExpired
+	}
+	return copy(p, buf[:n]), err
 }

@@ -2,6 +2,7 @@ package deadline
 
 import (
 	"errors"
+	"io"
 	"testing"
 	"time"
 )
@@ -30,4 +31,54 @@ func TestCall(t *testing.T) {
 	}()
 	_, _ = Call(time.Minute, func() (int, error) { panic("boom") })
 	t.Error("the panic was not raised again")
+}
+
+// slowReader yields its chunks one per Read, each after a pause, then EOF.
+type slowReader struct {
+	chunks []string
+	pause  time.Duration
+}
+
+func (s *slowReader) Read(p []byte) (int, error) {
+	if len(s.chunks) == 0 {
+		return 0, io.EOF
+	}
+	time.Sleep(s.pause)
+	n := copy(p, s.chunks[0])
+	s.chunks[0] = s.chunks[0][n:]
+	if s.chunks[0] == "" {
+		s.chunks = s.chunks[1:]
+	}
+	return n, nil
+}
+
+// TestReader: the bound is on each pause, not on the whole read: a stream
+// whose every read arrives within it is read to its end however long it
+// takes in all; a read that does not return within it fails with
+// ErrExpired, and so does every read after it.
+func TestReader(t *testing.T) {
+	slow := &slowReader{chunks: []string{"a", "b", "c", "d", "e"}, pause: 20 * time.Millisecond}
+	data, err := io.ReadAll(Reader(slow, 200*time.Millisecond))
+	if string(data) != "abcde" || err != nil {
+		t.Errorf("a slow stream within the bound: %q, %v", data, err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go func() { _, _ = pw.Write([]byte("first")) }()
+	r := Reader(pr, 50*time.Millisecond)
+	buf := make([]byte, 64)
+	if n, err := r.Read(buf); string(buf[:n]) != "first" || err != nil {
+		t.Fatalf("the first read: %q, %v", buf[:n], err)
+	}
+	start := time.Now()
+	if n, err := r.Read(buf); n != 0 || !errors.Is(err, ErrExpired) {
+		t.Errorf("a pipe left open: %d, %v", n, err)
+	}
+	if time.Since(start) < 50*time.Millisecond {
+		t.Error("gave up before the bound")
+	}
+	go func() { _, _ = pw.Write([]byte("late")) }()
+	if n, err := r.Read(buf); n != 0 || !errors.Is(err, ErrExpired) {
+		t.Errorf("a read after the bound passed: %d, %v", n, err)
+	}
 }

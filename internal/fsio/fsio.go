@@ -282,9 +282,13 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 
 // ReadAll reads r (standard input, say) to its end, refusing it with a
 // KindTooLarge Error, named name, once it yields more than limit bytes.
-// At most limit+1 bytes are ever held.
+// At most limit+1 bytes are ever held. An error of r's that is an *Error
+// already (a bound r enforces itself) is returned as it is.
 func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if fe, ok := errors.AsType[*Error](err); ok {
+		return nil, fe // r's own refusal, which names what it reads
+	}
 	if err != nil {
 		return nil, &Error{Op: "read", Path: name, Kind: KindIO, Err: err}
 	}
