@@ -59,7 +59,7 @@ func FuzzReadStreamJSON(f *testing.F) {
 		if (ir == nil) == (len(refusals) == 0) {
 			t.Fatalf("ir %v with %d refusals", ir != nil, len(refusals))
 		}
-		if adapter.Name == "" {
+		if adapter.Name == "" && ir != nil { // none only when the first line is over the bound
 			t.Fatal("no adapter")
 		}
 		if ir != nil {

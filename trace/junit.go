@@ -155,7 +155,7 @@ func junitRefusal(j *Judged) *junitProblem {
 		text.WriteString(FormatRefusal(d) + "\n")
 	}
 	return &junitProblem{
-		Message: fmt.Sprintf("transcript refused (read as %s): %d refusal(s)", j.Adapter.Name, len(j.Refusals)),
+		Message: fmt.Sprintf("transcript refused (%s): %d refusal(s)", j.ReadAs(), len(j.Refusals)),
 		Type:    VerdictRefused, Text: text.String(),
 	}
 }

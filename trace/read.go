@@ -93,7 +93,10 @@ func Read(data []byte) (*IR, Adapter, diag.List) {
 // On refusal it returns a nil IR and the refusals (TRACE-ADAPT-001,
 // TRACE-ADAPT-002), each with Path set to its location (`transcript` or
 // `line[N]`); the adapter is returned either way, so a caller can name the
-// wire it tried. err is an error of r (a read error, or a bound r enforces),
+// wire it tried — except when the first non-blank line is over the line
+// bound: it was never read, so no reader was chosen from it, and the
+// adapter is zero (the later lines are still read, for what any reader
+// refuses: lines that are not JSON or too long). err is an error of r (a read error, or a bound r enforces),
 // in which case the transcript was not read to its end and nothing else is
 // returned.
 func ReadStream(r io.Reader, opts ReadOptions) (ir *IR, adapter Adapter, refusals diag.List, err error) {
@@ -104,7 +107,7 @@ func ReadStream(r io.Reader, opts ReadOptions) (ir *IR, adapter Adapter, refusal
 	digest := sha256.New()
 	lines := newLineReader(io.TeeReader(r, digest), maxLine)
 	var b *builder
-	invalidUTF8 := false
+	invalidUTF8, undetected := false, false
 	for {
 		ln, oversized, err := lines.next()
 		if err == io.EOF {
@@ -115,7 +118,9 @@ func ReadStream(r io.Reader, opts ReadOptions) (ir *IR, adapter Adapter, refusal
 		}
 		if b == nil { // the first non-blank line chooses the reader
 			var first any
-			if !oversized {
+			if oversized {
+				undetected = true
+			} else {
 				first, _ = decodeJSON(ln.text)
 			}
 			b = newBuilder(adapterFor(first), opts.Keep)
@@ -137,6 +142,9 @@ func ReadStream(r io.Reader, opts ReadOptions) (ir *IR, adapter Adapter, refusal
 		return nil, AdapterStreamJSON, diag.List{refusal(CodeAdaptUnreadable, "transcript", "the transcript is not valid UTF-8")}, nil
 	}
 	if refusals := b.refusalList(); len(refusals) > 0 {
+		if undetected {
+			return nil, Adapter{}, refusals, nil
+		}
 		return nil, b.adapter, refusals, nil
 	}
 	if len(b.events) == 0 {

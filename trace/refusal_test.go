@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aepflow/aepflow/diag"
 )
 
 const okHeader = "format: trace-spec/1\nid: t\nexpectations:\n"
@@ -148,6 +150,37 @@ func TestAdaptRefusals(t *testing.T) {
 	_, _, refusals := Read([]byte("{\"format\":\"metaharness.event/1\",\"event\":\"text\"}\n{\"format\":\"other/1\"}\n"))
 	if !strings.Contains(refusals[0].Message, "other/1") {
 		t.Errorf("message %q does not name the tag found", refusals[0].Message)
+	}
+}
+
+// TestOversizedFirstLineChoosesNoReader: a first non-blank line over the
+// line bound cannot be read, so no reader is chosen from it: the adapter
+// is zero and the refusal headers say no format was detected; it was
+// reported "read as claude-code/stream-json", the default it fell to. A
+// later oversized line keeps the reader the first line chose.
+func TestOversizedFirstLineChoosesNoReader(t *testing.T) {
+	read := func(text string) (Adapter, diag.List) {
+		_, adapter, refusals, err := ReadStream(strings.NewReader(text), ReadOptions{MaxLineBytes: 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return adapter, refusals
+	}
+	adapter, refusals := read("\n" + `{"format":"metaharness.event/1","event":"text","text":"a long one"}` + "\n{}\nnot json\n")
+	if adapter.Name != "" || len(refusals) != 2 || refusals[0].Path != "line[2]" || refusals[1].Path != "line[4]" {
+		t.Errorf("adapter %q, refusals %v", adapter.Name, refusals)
+	}
+	j := Judged{Name: "big.jsonl", Adapter: adapter, Refusals: refusals}
+	if got, want := j.ReadAs(), "no format detected: its first non-blank line is over the line bound"; got != want {
+		t.Errorf("ReadAs() = %q, want %q", got, want)
+	}
+	adapter, _ = read(`{"format":"metaharness.event/1"}` + "\n" + `{"format":"metaharness.event/1","event":"text","text":"a long one"}` + "\n")
+	if adapter.Name != AdapterEventStream.Name {
+		t.Errorf("a later long line: adapter %q", adapter.Name)
+	}
+	j = Judged{Name: "x.jsonl", Adapter: AdapterStreamJSON, Refusals: refusals}
+	if got := j.ReadAs(); got != "read as claude-code/stream-json" {
+		t.Errorf("ReadAs() = %q", got)
 	}
 }
 

@@ -48,6 +48,17 @@ type Judged struct {
 	Err      error
 }
 
+// ReadAs says how the transcript was read, as the header of its refusals
+// prints it (trace.md §6.3: the wire selected): `read as NAME`, or, when
+// no reader was chosen because its first non-blank line is over the line
+// bound (ReadStream returns no adapter then), that no format was detected.
+func (j *Judged) ReadAs() string {
+	if j.Adapter.Name == "" {
+		return "no format detected: its first non-blank line is over the line bound"
+	}
+	return "read as " + j.Adapter.Name
+}
+
 // Refused reports whether the transcript was refused or unreadable.
 func (j *Judged) Refused() bool { return j.Err != nil || len(j.Refusals) > 0 }
 
@@ -226,7 +237,7 @@ func (s *Suite) WriteText(w io.Writer) error {
 		case j.Err != nil:
 			l.printf("unreadable: %v", j.Err)
 		case len(j.Refusals) > 0:
-			l.printf("refused (read as %s): %d refusal(s), listed on standard error", j.Adapter.Name, len(j.Refusals))
+			l.printf("refused (%s): %d refusal(s), listed on standard error", j.ReadAs(), len(j.Refusals))
 		case j.Report != nil:
 			j.Report.writeText(&l)
 		case j.Census != nil:

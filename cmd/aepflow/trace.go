@@ -431,7 +431,7 @@ func printSuiteRefusals(w io.Writer, suite *trace.Suite) int {
 		case j.Err != nil:
 			_ = trace.WriteLine(w, "aepflow: %v", j.Err)
 		case len(j.Refusals) > 0:
-			printRefusals(w, fmt.Sprintf("transcript %s refused (read as %s)", j.Name, j.Adapter.Name), j.Refusals)
+			printRefusals(w, fmt.Sprintf("transcript %s refused (%s)", j.Name, j.ReadAs()), j.Refusals)
 		default:
 			continue
 		}
