@@ -51,6 +51,8 @@ func FuzzReadStreamJSON(f *testing.F) {
 	testkit.Seed(f, "../testdata/trace/transcripts/small.jsonl")
 	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"name\":1}]}}\n"))
 	f.Add([]byte("{\"type\":\"user\",\"isSynthetic\":true,\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}}\n\xff"))
+	// A byte order mark before the first line.
+	f.Add([]byte("\xef\xbb\xbf{\"type\":\"system\",\"subtype\":\"init\"}\n"))
 	// A tool name that breaks the census's line (raw control characters
 	// and a line separator in the JSON string).
 	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"id\":\"c\",\"name\":\"B\\r\\nconformant\u2028\\u202e\",\"input\":{}}]}}\n"))

@@ -41,6 +41,10 @@ const (
 	MaxListedRefusals = 100
 )
 
+// utf8BOM is the byte order mark U+FEFF in UTF-8, which some editors write
+// at the start of a file; JSON does not allow it (RFC 8259 §8.1).
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // eventStreamFormat is the per-line format tag of the metaharness event stream.
 const eventStreamFormat = "metaharness.event/1"
 
@@ -309,7 +313,13 @@ func (b *builder) line(ln line) {
 	v, err := b.dec.decode(ln.text)
 	if err != nil {
 		why := err.Error()
-		if _, syntax := errors.AsType[*json.SyntaxError](err); syntax && b.redact {
+		_, syntax := errors.AsType[*json.SyntaxError](err)
+		switch {
+		case bytes.HasPrefix(ln.text, utf8BOM):
+			// The decoder's message names the BOM's first byte as a
+			// character ("invalid character 'ï'"): say what it is.
+			why = "it begins with a byte order mark (U+FEFF, bytes EF BB BF); save the transcript without one"
+		case syntax && b.redact:
 			why = "a syntax error" // the decoder's message quotes the line's characters
 		}
 		b.refuse(refusal(CodeAdaptUnreadable, lineLoc(ln.number), "line %d is not JSON: %s", ln.number, why))

@@ -151,6 +151,19 @@ func TestAdaptRefusals(t *testing.T) {
 	if !strings.Contains(refusals[0].Message, "other/1") {
 		t.Errorf("message %q does not name the tag found", refusals[0].Message)
 	}
+	// A byte order mark is named as one (the message read "invalid
+	// character 'ï' looking for beginning of value"), on any line.
+	_, _, refusals = Read([]byte("\xef\xbb\xbf{\"type\":\"system\"}\n{\"type\":\"x\"}\n\xef\xbb\xbf\n"))
+	var got []string
+	for _, d := range refusals {
+		got = append(got, FormatRefusal(d))
+	}
+	if want := []string{
+		"TRACE-ADAPT-001 at line[1]: line 1 is not JSON: it begins with a byte order mark (U+FEFF, bytes EF BB BF); save the transcript without one",
+		"TRACE-ADAPT-001 at line[3]: line 3 is not JSON: it begins with a byte order mark (U+FEFF, bytes EF BB BF); save the transcript without one",
+	}; !slices.Equal(got, want) {
+		t.Errorf("byte order marks: %q", got)
+	}
 }
 
 // TestOversizedFirstLineChoosesNoReader: a first non-blank line over the
