@@ -24,7 +24,8 @@ const (
 
 // CheckOptions changes how a check reports, never what it finds.
 type CheckOptions struct {
-	// Advisory lists expectation ids downgraded to advisory for this run.
+	// Advisory lists expectation ids downgraded to advisory for this run;
+	// an id given twice counts once.
 	Advisory []string
 	// Redact replaces every ok/gap note by `sha256:` and 12 hex of its digest.
 	Redact bool
@@ -66,11 +67,24 @@ type Row struct {
 	Verdict   string  `json:"verdict"`
 }
 
-// UnknownAdvisory returns the ids of ids the spec does not declare, in the
-// order given.
+// advisoryIDs returns the --advisory ids as a run takes them: each once,
+// in the order first given. An id given twice is one downgrade, so it is
+// listed once in the report, the record and its provenance.
+func advisoryIDs(ids []string) []string {
+	out := []string{}
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// UnknownAdvisory returns the ids of ids the spec does not declare, each
+// once, in the order given.
 func UnknownAdvisory(spec *Spec, ids []string) []string {
 	var unknown []string
-	for _, id := range ids {
+	for _, id := range advisoryIDs(ids) {
 		if !slices.ContainsFunc(spec.Expectations, func(e Expectation) bool { return e.ID == id }) {
 			unknown = append(unknown, id)
 		}
@@ -105,7 +119,7 @@ func Check(spec *Spec, ir *IR, opts CheckOptions) (*Report, error) {
 	r := &Report{
 		Format: ReportFormat, SpecID: spec.ID, SpecTitle: spec.Title, SpecDigest: spec.Digest,
 		TranscriptDigest: ir.TranscriptDigest, Adapter: ir.Adapter, Redacted: opts.Redact,
-		AdvisoryOverrides: append([]string{}, opts.Advisory...),
+		AdvisoryOverrides: advisoryIDs(opts.Advisory),
 	}
 	for i := range spec.Expectations {
 		r.Expectations = append(r.Expectations, checkRow(ir, &spec.Expectations[i], opts))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,5 +174,38 @@ func TestRedactQuotesNoTranscriptText(t *testing.T) {
 				t.Errorf("redact %t: the JSON report's payload lost %s:\n%s", redact, s, report.String())
 			}
 		}
+	}
+}
+
+// TestAdvisoryRepeatedOnce: an --advisory id given twice is one downgrade,
+// listed once, in the order first given: in the report (text and JSON
+// `advisory_overrides`), the evidence record and its provenance command,
+// and an unknown id in the refusal. It was listed as many times as given.
+func TestAdvisoryRepeatedOnce(t *testing.T) {
+	spec := mustSpec(t, []byte(okHeader+
+		"- {id: a, expect: {turns: {count: {at_most: 0}}}}\n"+
+		"- {id: b, expect: {turns: {count: {at_most: 0}}}}\n"))
+	ir := mustRead(t, []byte(`{"type":"result","subtype":"success","num_turns":1}`+"\n"))
+	r, err := Check(spec, ir, CheckOptions{Advisory: []string{"b", "a", "b", "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"b", "a"}; !slices.Equal(r.AdvisoryOverrides, want) {
+		t.Errorf("advisory_overrides %q, want %q", r.AdvisoryOverrides, want)
+	}
+	var b bytes.Buffer
+	_ = r.WriteText(&b)
+	if !strings.Contains(b.String(), "\nadvisory: `b`, `a` downgraded for this run;") {
+		t.Errorf("the advisory line:\n%s", b.String())
+	}
+	rec, err := NewEvidence(r, "s.yaml", "t.jsonl", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rec.AdvisoryOverrides, []string{"b", "a"}) || !strings.HasSuffix(rec.Provenance.Command, "--transcript t.jsonl --advisory b --advisory a") {
+		t.Errorf("the record: %q, %q", rec.AdvisoryOverrides, rec.Provenance.Command)
+	}
+	if err := ValidateAdvisory(spec, []string{"nope", "a", "nope"}); err == nil || err.Error() != "specification `t` declares no expectation `nope`" {
+		t.Errorf("an unknown id given twice: %v", err)
 	}
 }
