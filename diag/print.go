@@ -91,7 +91,7 @@ func (o TextOptions) Write(w io.Writer, l List, sources Sources) error {
 		errs, warns := l.Count()
 		fmt.Fprintf(&p.b, "%s, %s", plural(errs, "error"), plural(warns, "warning"))
 		if o.SummaryNote != "" {
-			p.b.WriteString("; " + escapeText(o.SummaryNote))
+			p.b.WriteString("; " + EscapeText(o.SummaryNote))
 		}
 		p.b.WriteByte('\n')
 	}
