@@ -183,7 +183,7 @@ func (r *instructRun) one() error {
 	if r.f.out == "" || r.f.out == stdio {
 		return writeStdout(r.cmd, doc)
 	}
-	if err := r.write(r.f.out, doc); err != nil {
+	if err := fsio.WriteFile(r.f.out, doc, r.writeOptions()); err != nil {
 		return r.refuse(fileError(r.f.out, err))
 	}
 	fmt.Fprintln(r.cmd.OutOrStdout(), r.f.out)
@@ -205,12 +205,12 @@ func fileError(path string, err error) diag.Diagnostic {
 	return diag.Errorf(code, "cannot %s `%s`: %s", fe.Op, path, fe.Reason()).InFile(path)
 }
 
-// write writes one output file atomically, creating missing parent
-// directories, never onto one of the command's inputs (the tree's files,
-// a --map file).
-func (r *instructRun) write(path string, data []byte) error {
+// writeOptions are the options of every file the command writes: missing
+// parent directories are created, and none lands on one of the command's
+// inputs (the tree's files, a --map file).
+func (r *instructRun) writeOptions() fsio.WriteOptions {
 	s := stateOf(r.cmd)
-	return fsio.WriteFile(path, data, fsio.WriteOptions{Inputs: s.inputs, Opened: s.opened, MakeDirs: true})
+	return fsio.WriteOptions{Inputs: s.inputs, Opened: s.opened, MakeDirs: true}
 }
 
 // outputs are the files directory mode writes, in write order: the
@@ -238,11 +238,16 @@ func (r *instructRun) all() error {
 	if r.f.check {
 		return r.checkDir(outs)
 	}
-	for _, o := range outs {
-		if err := r.write(filepath.Join(r.f.out, filepath.FromSlash(o.rel)), o.data); err != nil {
-			return r.refuse(fileError(r.shown(o.rel), err))
-		}
-		fmt.Fprintln(r.cmd.OutOrStdout(), r.shown(o.rel))
+	// Every file is checked before the first is written, and none is
+	// written through a symbolic link below the directory (fsio.WriteFiles).
+	files := make([]fsio.Output, len(outs))
+	for i, o := range outs {
+		files[i] = fsio.Output{Rel: o.rel, Data: o.data}
+	}
+	if i, err := fsio.WriteFiles(r.f.out, files, r.writeOptions(), func(i int) {
+		fmt.Fprintln(r.cmd.OutOrStdout(), r.shown(outs[i].rel))
+	}); err != nil {
+		return r.refuse(fileError(r.shown(outs[i].rel), err))
 	}
 	return nil
 }

@@ -15,7 +15,9 @@
 // it exists and is not a regular file, when it is one of the command's
 // inputs (the same file by device and inode), and when it is a symbolic
 // link whose target is missing; a link to a regular file is written through
-// (its target is replaced). Temporary files still in flight when the
+// (its target is replaced), except in a write into a directory
+// (WriteOptions.Within), where no link below the directory is followed.
+// Temporary files still in flight when the
 // process is told to stop are removed by RemoveTemps.
 //
 // It is not a policy: the limits are the callers' (each input kind has its
@@ -52,6 +54,10 @@ const (
 	// directory, whether or not it exists: it ends in a path separator,
 	// or its last element is `.` or `..`.
 	KindDirectoryName
+	// KindThroughLink: the destination of a write into a directory
+	// (WriteOptions.Within) is, or lies under, a symbolic link below that
+	// directory; What is the link, as a path under the directory.
+	KindThroughLink
 )
 
 // Error is a refusal to read or write Path.
@@ -84,6 +90,8 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("cannot write `%s`: it is a symbolic link to the missing file `%s`", e.Path, e.What)
 	case KindDirectoryName:
 		return fmt.Sprintf("cannot write `%s`: the path names a directory, not a file", e.Path)
+	case KindThroughLink:
+		return fmt.Sprintf("cannot write `%s`: %s", e.Path, e.Reason())
 	}
 	return fmt.Sprintf("cannot %s `%s`: %s", e.Op, e.Path, errText(e.Err))
 }
@@ -107,6 +115,11 @@ func (e *Error) Reason() string {
 		return fmt.Sprintf("it is a symbolic link to the missing file `%s`", e.What)
 	case KindDirectoryName:
 		return "the path names a directory, not a file"
+	case KindThroughLink:
+		if e.What == e.Path {
+			return "it is a symbolic link, and a file written into a directory is never written through one"
+		}
+		return fmt.Sprintf("`%s` is a symbolic link, and a file written into a directory is never written through one", e.What)
 	}
 	return errText(e.Err)
 }

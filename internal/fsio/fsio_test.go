@@ -406,3 +406,71 @@ func TestReason(t *testing.T) {
 		t.Errorf("plain error: %q", got)
 	}
 }
+
+// TestWriteFilesNeverThroughALink: a write into a directory follows no
+// symbolic link below it — a subdirectory that is one (leading out of the
+// directory or staying in it) or a file that is one is refused, naming the
+// link, before any file is written; the directory itself may be a link.
+func TestWriteFilesNeverThroughALink(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "out")
+	elsewhere := filepath.Join(base, "elsewhere")
+	for _, d := range []string{filepath.Join(dir, "inside"), elsewhere} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	victim := filepath.Join(base, "victim.md")
+	if err := os.WriteFile(victim, []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ link, target, rel string }{
+		{"sub", elsewhere, "sub/a.md"},
+		{"loop", "inside", "loop/a.md"},
+		{"file.md", victim, "file.md"},
+		{"deep", elsewhere, "deep/x/y.md"},
+	} {
+		link := filepath.Join(dir, tc.link)
+		if err := os.Symlink(tc.target, link); err != nil {
+			t.Fatal(err)
+		}
+		outs := []Output{{Rel: "first.md", Data: []byte("new\n")}, {Rel: tc.rel, Data: []byte("new\n")}}
+		i, err := WriteFiles(dir, outs, WriteOptions{MakeDirs: true}, nil)
+		e := wantKind(t, err, KindThroughLink)
+		if i != 1 || e.What != link {
+			t.Errorf("%s: refused output %d naming %q; want 1 naming %q", tc.rel, i, e.What, link)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "first.md")); err == nil {
+			t.Errorf("%s: a file was written before the refusal", tc.rel)
+		}
+		if err := os.Remove(link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "kept\n" {
+		t.Errorf("the link's target was changed to %q", data)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("files landed out of the directory: %v", entries)
+	}
+	// The directory named by the caller may be a link.
+	linked := filepath.Join(base, "linked")
+	if err := os.Symlink(dir, linked); err != nil {
+		t.Fatal(err)
+	}
+	var done []int
+	if _, err := WriteFiles(linked, []Output{{Rel: "a/b.md", Data: []byte("x")}, {Rel: "c.md", Data: []byte("y")}}, WriteOptions{MakeDirs: true}, func(i int) { done = append(done, i) }); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "a", "b.md")); string(data) != "x" || len(done) != 2 {
+		t.Errorf("through the named link: %q, done %v", data, done)
+	}
+	// A path that leaves the directory is refused.
+	if _, err := WriteFiles(dir, []Output{{Rel: "../escape.md", Data: []byte("x")}}, WriteOptions{}, nil); err == nil {
+		t.Error("an output out of the directory was written")
+	}
+	if _, err := os.Stat(filepath.Join(base, "escape.md")); err == nil {
+		t.Error("escape.md was written")
+	}
+	assertNoTemps(t, dir)
+}

@@ -2,9 +2,11 @@ package fsio
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -23,6 +25,14 @@ type WriteOptions struct {
 	Opened []OpenedInput
 	// MakeDirs creates missing parent directories (mode 0o755).
 	MakeDirs bool
+	// Within is the directory a command writes several files into
+	// (`instruct --out DIR`), or "": the destination must lie under it, and
+	// neither the destination nor any directory between Within and it may
+	// be a symbolic link — the caller named the directory, not what an
+	// entry of it points at, so a link there (to a file, a directory, in
+	// the directory or out of it) is refused, never written through.
+	// Within itself may be a link, as a single destination may.
+	Within string
 }
 
 // OpenedInput is an input known by its descriptor's file information, not
@@ -124,11 +134,43 @@ func resolveLink(path string) (string, error) {
 	return "", &Error{Op: "write", Path: path, Kind: KindIO, Err: err}
 }
 
+// checkWithin refuses path as a destination under the directory within
+// when it does not lie under it (lexically), or when it or a directory
+// between within and it is a symbolic link (KindThroughLink, naming the
+// first). Components that do not exist yet are fine: they are made as
+// directories, or written as the file.
+func checkWithin(path, within string) error {
+	rel, err := filepath.Rel(within, path)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return &Error{Op: "write", Path: path, Kind: KindIO, Err: fmt.Errorf("it does not lie under the directory `%s`", within)}
+	}
+	cur := within
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		info, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return &Error{Op: "write", Path: path, Kind: KindIO, Err: err}
+		}
+		if info.Mode()&os.ModeSymlink != 0 {
+			return &Error{Op: "write", Path: path, Kind: KindThroughLink, What: cur}
+		}
+	}
+	return nil
+}
+
 // WriteFile replaces the file at path with data atomically, after
 // CheckDestination: the bytes go to a temporary file in the destination's
 // directory, which is synced and renamed over it. On any error the
 // destination is untouched and the temporary file removed.
 func WriteFile(path string, data []byte, opts WriteOptions) error {
+	if opts.Within != "" {
+		if err := checkWithin(path, opts.Within); err != nil {
+			return err
+		}
+	}
 	target, err := CheckDestination(path, opts.Inputs, opts.Opened...)
 	if err != nil {
 		return err
@@ -149,6 +191,42 @@ func WriteFile(path string, data []byte, opts WriteOptions) error {
 		return &Error{Op: "write", Path: path, Kind: KindIO, Err: err}
 	}
 	return nil
+}
+
+// Output is one file of a write into a directory.
+type Output struct {
+	// Rel is the file's path under the directory, `/`-separated.
+	Rel string
+	// Data is what it holds.
+	Data []byte
+}
+
+// WriteFiles writes every output into the directory dir, each as WriteFile
+// does with opts and Within set to dir (no symbolic link below dir is
+// followed). Every destination is checked before the first is written, so
+// a refusal leaves the directory as it was; then the outputs are written in
+// order, and done (when not nil) is called after each. On an error it
+// returns the index of the output refused or not written.
+func WriteFiles(dir string, outs []Output, opts WriteOptions, done func(i int)) (int, error) {
+	opts.Within = dir
+	for i, o := range outs {
+		path := filepath.Join(dir, filepath.FromSlash(o.Rel))
+		if err := checkWithin(path, dir); err != nil {
+			return i, err
+		}
+		if _, err := CheckDestination(path, opts.Inputs, opts.Opened...); err != nil {
+			return i, err
+		}
+	}
+	for i, o := range outs {
+		if err := WriteFile(filepath.Join(dir, filepath.FromSlash(o.Rel)), o.Data, opts); err != nil {
+			return i, err
+		}
+		if done != nil {
+			done(i)
+		}
+	}
+	return 0, nil
 }
 
 // writeAtomic writes data to a temporary file beside target and renames it
