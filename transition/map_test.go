@@ -120,7 +120,7 @@ func TestMapFlagDrivers(t *testing.T) {
 	projecttest.WriteFile(t, broken, []byte("format: [unclosed\n"))
 	check(t, with(good), ask(t, ownFixture(), dir, with(good)))
 	out := ask(t, ownFixture(), dir, with("fx/flow-steps"))
-	want := "--map fx/flow-steps: " + broken + ":1:1: the file is not valid YAML or JSON: line 1: did not find expected ',' or ']' [yaml_syntax]"
+	want := "--map fx/flow-steps: " + broken + ":2:1: the file is not valid YAML or JSON: did not find expected ',' or ']' [yaml_syntax]"
 	if out.Kind != Cannot || out.Message != want {
 		t.Errorf("broken drivers/, id:\n got %+v\nwant %s", out, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
 	yaml "go.yaml.in/yaml/v3"
@@ -36,7 +37,21 @@ func TestParseRefusesWhatYAMLAccepts(t *testing.T) {
 			"f.yaml:2:1: mapping keys must be strings, found a boolean `true` [non_string_key]"}},
 		{"quoted keys are strings", "\"1\": a\n'true': b\n", nil},
 		{"syntax", "a: b: c\n", []string{"f.yaml:1:1: the file is not valid YAML or JSON: mapping values are not allowed in this context [yaml_syntax]"}},
-		{"second document", "a: 1\n---\nb: 2\n", []string{"f.yaml:2:1: the file is not valid YAML or JSON: line 2: a file holds one document, found a second one [yaml_syntax]"}},
+		{"second document", "a: 1\n---\nb: 2\n", []string{"f.yaml:2:1: the file is not valid YAML or JSON: a file holds one document, found a second one [yaml_syntax]"}},
+		// Text after the end of the document was blamed on column 1, and
+		// on the line before when it stood on a later line (yaml.v3's
+		// parser prints a 0-based line): it stands at its first byte.
+		{"trailing text", "{\"a\": 1}  x\n", []string{"f.yaml:1:11: the file is not valid YAML or JSON: text follows the end of the document [yaml_syntax]"}},
+		{"trailing bracket on the next line", "{\"a\": 1,\n \"b\": [2]}\n   }\n", []string{"f.yaml:3:4: the file is not valid YAML or JSON: text follows the end of the document [yaml_syntax]"}},
+		{"a second JSON value", "{\"a\": 1}\n{\"b\": 2}\n", []string{"f.yaml:2:1: the file is not valid YAML or JSON: text follows the end of the document [yaml_syntax]"}},
+		{"trailing text after a comment", "[\"#]\", '}'] # ]\n\n  ]\n", []string{"f.yaml:3:3: the file is not valid YAML or JSON: text follows the end of the document [yaml_syntax]"}},
+		{"trailing text after a quoted root", "\"s\\\"\" x\n", []string{"f.yaml:1:7: the file is not valid YAML or JSON: text follows the end of the document [yaml_syntax]"}},
+		{"trailing text in code points", "{\"é\": \"ü\"} x\n", []string{"f.yaml:1:12: the file is not valid YAML or JSON: text follows the end of the document [yaml_syntax]"}},
+		{"trailing text after a BOM and CRLF", "\ufeff{\"a\": 1}\r\n\r\n x\r\n", []string{"f.yaml:3:2: the file is not valid YAML or JSON: text follows the end of the document [yaml_syntax]"}},
+		{"a line indented less than the root", "  a: 1\n  b: 2\nc: 3\n", []string{"f.yaml:3:1: the file is not valid YAML or JSON: text follows the end of the document [yaml_syntax]"}},
+		// The line of any other parser error was one before the context
+		// yaml.v3 names (the flow sequence opened on line 2).
+		{"unclosed flow sequence", "a: 1\nb: [1, 2\nc: 3\n", []string{"f.yaml:2:1: the file is not valid YAML or JSON: did not find expected ',' or ']' [yaml_syntax]"}},
 		// yaml.v3 names no line for a byte that is not UTF-8; it was
 		// blamed on 1:1, wherever it stood.
 		{"invalid UTF-8", "a: 1\nb: {c: \"\xff\"}\n", []string{"f.yaml:2:9: the file is not valid YAML or JSON: invalid leading UTF-8 octet [yaml_syntax]"}},
@@ -186,7 +201,8 @@ func diagLines(l diag.List) []string {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"a: 1\n", "x: &a 1\ny: *a\n", "{\"a\": [1, {\"b\": null}]}", "- [[[]]]\n", "a: |\n  text\n", "? [a]\n: b\n", "a: 1\r\nb: \"\xc3\"\n\u2028c: \xff\n"} {
+	for _, s := range []string{"a: 1\n", "x: &a 1\ny: *a\n", "{\"a\": [1, {\"b\": null}]}", "- [[[]]]\n", "a: |\n  text\n", "? [a]\n: b\n", "a: 1\r\nb: \"\xc3\"\n\u2028c: \xff\n",
+		"{\"a\": 1}  x\n", "{\"a\": 1}\n{\"b\": 2}\n", "[\"#]\", '}'] # ]\n\n  ]\n", "\"s\\\"\" x", "  a: 1\nb: 2\n", "{a: 1}\u2028}", "\ufeff--- [1]\r]"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -197,6 +213,16 @@ func FuzzParse(f *testing.F) {
 		for _, d := range diags {
 			if d.Pos.Line > lines {
 				t.Fatalf("position %v beyond the input's %d lines: %v", d.Pos, lines, d)
+			}
+			if d.Pos.Line > 0 {
+				start := lineStart(data, d.Pos.Line)
+				end := start
+				for end < len(data) && diag.LineBreak(data, end) == 0 {
+					end++
+				}
+				if width := utf8.RuneCount(data[start:end]); d.Pos.Column > width+1 {
+					t.Fatalf("position %v beyond the %d code points of its line: %v", d.Pos, width, d)
+				}
 			}
 		}
 		if doc != nil && doc.Root != nil {
