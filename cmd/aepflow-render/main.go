@@ -43,6 +43,7 @@ import (
 	"github.com/aepflow/aepflow/internal/buildinfo"
 	"github.com/aepflow/aepflow/internal/deadline"
 	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/onceflag"
 	"github.com/aepflow/aepflow/internal/stopsig"
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/render/graphviz"
@@ -91,8 +92,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"Examples:\n"+
 			"  aepflow render --root tree --id demo/w --format dot | aepflow-render > w.svg\n"+
 			"  aepflow render --root tree --id demo/w --format dot | aepflow-render --out w.png\n\nFlags:\n")
-		fs.PrintDefaults()
+		onceflag.PrintDefaults(fs)
 	}
+	// A flag given twice is refused, as aepflow refuses it: the flag
+	// package would take the last --out without a word.
+	once := onceflag.Guard(fs, "version") // --version twice is --version, as in aepflow
 	// The flag package prints its error, then the whole usage; a usage
 	// error is one line here, as in aepflow (--help prints the usage).
 	var parseOut bytes.Buffer
@@ -102,6 +106,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		_, _ = stderr.Write(parseOut.Bytes())
 		return exitOK
+	}
+	if repeated := once.Err(); repeated != nil {
+		fmt.Fprintf(stderr, "aepflow-render: %v\n", repeated)
+		return exitUsage
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "aepflow-render: %s (see aepflow-render --help)\n", strings.Replace(err.Error(), "flag provided but not defined:", "unknown flag", 1))

@@ -69,6 +69,7 @@ func TestOutIsNotTheRedirectedStdin(t *testing.T) {
 }
 
 func TestRunFailures(t *testing.T) {
+	tmp := t.TempDir()
 	cases := []struct {
 		args  []string
 		in    string
@@ -85,6 +86,12 @@ func TestRunFailures(t *testing.T) {
 		{[]string{"--format", "png"}, "// just a comment\n/* and another */\n", exitFailed, "the input holds no graph"},
 		{nil, "digraph { a -> }", exitFailed, "syntax error"},
 		{[]string{"--timeout", "0s"}, dot, exitUsage, "--timeout must be positive"},
+		// A flag that takes one value, given twice, is refused as aepflow
+		// refuses it (the last one won without a word), and nothing is
+		// written.
+		{[]string{"--out", filepath.Join(tmp, "a.svg"), "--out", filepath.Join(tmp, "b.svg")}, dot, exitUsage, "b.svg\"); it takes one value, so give it once\n"},
+		{[]string{"--format", "svg", "--format=png", "--out", filepath.Join(tmp, "c.png")}, dot, exitUsage, "aepflow-render: --format is given twice (\"svg\", then \"png\"); it takes one value, so give it once\n"},
+		{[]string{"--timeout", "5s", "--timeout", "5s"}, dot, exitUsage, "aepflow-render: --timeout is given twice; give it once\n"},
 		{[]string{"--out", "/dev/null"}, dot, exitFailed, "it is a character device, not a regular file"},
 		{[]string{"--out", filepath.Join(t.TempDir(), "missing", "x.svg")}, dot, exitFailed, "x.svg"},
 	}
@@ -99,6 +106,9 @@ func TestRunFailures(t *testing.T) {
 		if c.code == exitUsage && strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("%v: a usage error is one line, not %q", c.args, errb.String())
 		}
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Errorf("a refused command line wrote %v", entries)
 	}
 }
 

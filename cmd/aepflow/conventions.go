@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/onceflag"
 	"github.com/aepflow/aepflow/internal/suggest"
 )
 
@@ -138,7 +139,7 @@ type onceValue struct {
 
 func (v *onceValue) Set(s string) error {
 	if v.set {
-		return &repeatedFlagError{name: v.name, first: v.first, second: s}
+		return &onceflag.RepeatedError{Name: v.name, First: v.first, Second: s}
 	}
 	v.set, v.first = true, s
 	return v.Value.Set(s)
@@ -148,16 +149,6 @@ func (v *onceValue) Set(s string) error {
 func (v *onceValue) IsBoolFlag() bool {
 	b, ok := v.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
-}
-
-// repeatedFlagError is a single-valued flag given twice.
-type repeatedFlagError struct{ name, first, second string }
-
-func (e *repeatedFlagError) Error() string {
-	if e.first == e.second {
-		return fmt.Sprintf("--%s is given twice; give it once", e.name)
-	}
-	return fmt.Sprintf("--%s is given twice (%q, then %q); it takes one value, so give it once", e.name, e.first, e.second)
 }
 
 // onceFlags makes every single-valued flag cmd defines refuse a second
@@ -183,10 +174,10 @@ func flagError(cmd *cobra.Command, err error) error {
 	var notExist *pflag.NotExistError
 	var invalid *pflag.InvalidValueError
 	var needs *pflag.ValueRequiredError
-	var repeated *repeatedFlagError
+	if repeated, ok := onceflag.As(err); ok {
+		return repeated // pflag's wrapping words it as a bad value
+	}
 	switch {
-	case errors.As(err, &repeated):
-		return repeated
 	case errors.As(err, &notExist):
 		name := notExist.GetSpecifiedName()
 		if notExist.GetSpecifiedShortnames() != "" {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/aepflow/aepflow/internal/buildinfo"
 	"github.com/aepflow/aepflow/internal/diagline"
+	"github.com/aepflow/aepflow/internal/onceflag"
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/transition"
 )
@@ -89,28 +90,23 @@ func parse(args []string, opts *transition.Options, version *bool) (*flag.FlagSe
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(version, "version", false, "print the program's version, commit, build date and Go version, and exit 1")
 	flags := opts.Flags()
-	// A single-valued flag given twice is refused, as aepflow refuses it:
-	// the flag package would take the last value without a word, and a
-	// second --run would silently govern another run.
-	var repeated error
+	var lists []string
 	for _, fl := range flags {
 		if fl.List != nil {
 			list := fl.List
 			fs.Func(fl.Name, fl.Usage, func(v string) error { *list = append(*list, v); return nil })
+			lists = append(lists, fl.Name)
 			continue
 		}
-		value, name, set := fl.String, fl.Name, false
-		fs.Func(fl.Name, fl.Usage, func(v string) error {
-			if set {
-				repeated = repeatedFlag(name, *value, v)
-				return repeated
-			}
-			*value, set = v, true
-			return nil
-		})
+		value := fl.String
+		fs.Func(fl.Name, fl.Usage, func(v string) error { *value = v; return nil })
 	}
+	// A single-valued flag given twice is refused, as aepflow refuses it:
+	// the flag package would take the last value without a word, and a
+	// second --run would silently govern another run.
+	once := onceflag.Guard(fs, append(lists, "version")...) // --version twice is --version, as in aepflow
 	if err := fs.Parse(args); err != nil {
-		if repeated != nil {
+		if repeated := once.Err(); repeated != nil {
 			return fs, repeated
 		}
 		return fs, flagError(err, flags)
@@ -121,14 +117,6 @@ func parse(args []string, opts *transition.Options, version *bool) (*flag.FlagSe
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	return fs, opts.CheckGiven(func(name string) bool { return given[name] })
-}
-
-// repeatedFlag is aepflow's wording of a single-valued flag given twice.
-func repeatedFlag(name, first, second string) error {
-	if first == second {
-		return fmt.Errorf("--%s is given twice; give it once", name)
-	}
-	return fmt.Errorf("--%s is given twice (%q, then %q); it takes one value, so give it once", name, first, second)
 }
 
 // flagError words an error of the flag package as `aepflow drive
