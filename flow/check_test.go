@@ -168,7 +168,9 @@ func TestReadExactIntegers(t *testing.T) {
 	if ds != nil {
 		t.Fatal(ds)
 	}
-	want := map[string][2]any{"a": {IntValue, "16"}, "b": {IntValue, "18446744073709551615"},
+	// An integer not written in decimal is kept as written and marked, for
+	// the strict check; its value is yaml.v3's.
+	want := map[string][2]any{"a": {IntValue, "0x10"}, "b": {IntValue, "18446744073709551615"},
 		"c": {FloatValue, "99999999999999999999999"}, "d": {FloatValue, "2.0"}, "e": {StringValue, "3"}}
 	// yaml.v3 resolves an integer beyond 64 bits as a float; either way the
 	// literal is kept and it is no u32.
@@ -177,6 +179,14 @@ func TestReadExactIntegers(t *testing.T) {
 		if v.Kind != w[0] || v.Text != w[1] {
 			t.Errorf("%s: got %v %q, want %v %q", k, v.Kind, v.Text, w[0], w[1])
 		}
+		if v.NonDecimal != (k == "a") {
+			t.Errorf("%s: NonDecimal = %v", k, v.NonDecimal)
+		}
+	}
+	if a, _ := raw.Root.Get("a"); !a.NonDecimal {
+		t.Error("0x10 is not marked NonDecimal")
+	} else if n, ok := a.uint32Value(); !ok || n != 16 {
+		t.Errorf("0x10 reads as %d, %v; want 16", n, ok)
 	}
 }
 

@@ -35,7 +35,7 @@ var codeDocs = []struct{ code, meaning, fixture string }{
 	{"flow_scope_bad_rule", "A scope rule has no `=`, a blank glob, or an unknown word.", "scope.yaml"},
 	{"flow_unknown_key", "A key outside the shape (strict; the harness ignores it).", "unknown-key.yaml"},
 	{"flow_null_value", "An explicit null for a structural key or `run`.", "null-value.yaml"},
-	{"flow_bad_type", "A structural value of the wrong type; the harness would silently degrade the group to a step.", "bad-type.yaml"},
+	{"flow_bad_type", "A structural value of the wrong type; the harness would silently degrade the group to a step. A `repeat.max` written other than in decimal (`010`, `0x10`, `3_0`) is one too: YAML readers differ on those forms (docs/plan.md).", "bad-type.yaml"},
 	{"flow_blank_node_id", "A node id is empty or whitespace.", "ids.yaml"},
 	{"flow_id_charset", "An id or `gives` name outside `^[A-Za-z0-9_-]+$`.", "ids.yaml"},
 	{"flow_duplicate_need", "A name twice in one `needs`.", "ids.yaml"},

@@ -371,6 +371,10 @@ func (c *yamlConv) scalar(n *yaml.Node) *Value {
 		}
 	case "!!int":
 		v.Kind = IntValue
+		if !isDecimal(n.Value) {
+			v.NonDecimal = true // kept as written: the strict check refuses it
+			break
+		}
 		var i int64
 		var u uint64
 		switch {

@@ -205,8 +205,21 @@ func (s *strictWalk) repeat(rv *Value, path string) {
 		s.add(diag.Errorf("flow_null_value", "`repeat.max` of `%s` is null", path), path, mv.Pos)
 	default:
 		// 0 is flow_repeat_zero's, or overridden by --max-attempts.
-		if _, ok := mv.uint32Value(); !ok {
+		n, ok := mv.uint32Value()
+		switch {
+		case !ok:
 			s.add(diag.Errorf("flow_bad_type", "`repeat.max` of `%s` is `%s`, not an integer in 1..4294967295", path, literal(mv)), path, mv.Pos)
+		case mv.NonDecimal:
+			// YAML 1.1 and 1.2 readers disagree on these forms (`010` is
+			// 8 or 10, `3_0` is 30 or text): decimal, as JSON writes it,
+			// is the one form every reader takes alike (docs/decisions.md).
+			d := diag.Errorf("flow_bad_type", "`repeat.max` of `%s` is written `%s`, not as a decimal integer: YAML readers differ on that form", path, mv.Text)
+			if digits := strings.TrimLeft(mv.Text, "+-"); len(digits) > 1 && digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9' {
+				d = d.WithHint("write it in decimal without the leading zero (YAML 1.1 reads `%s` as octal, %d; YAML 1.2 as decimal)", mv.Text, n)
+			} else {
+				d = d.WithHint("write it in decimal, as JSON does: `max: %d`", n)
+			}
+			s.add(d, path, mv.Pos)
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package flow
 
 import (
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/aepflow/aepflow/diag"
 )
@@ -27,10 +29,17 @@ type Value struct {
 	// Kind is the value's JSON type.
 	Kind ValueKind
 	// Text is a string's content, or a number's literal (an integer in
-	// canonical decimal when it fits 64 bits).
+	// canonical decimal when it fits 64 bits and is written in decimal;
+	// as written when NonDecimal).
 	Text string
 	// Bool is a boolean's value.
 	Bool bool
+	// NonDecimal marks a YAML integer written other than in decimal as JSON
+	// writes it (`07`, `010`, `0x10`, `0o17`, `0b11`, `3_0`, `+3`): yaml.v3
+	// reads each as a number, YAML 1.1 and 1.2 readers read several of
+	// them otherwise (`010` is 8 or 10, `3_0` is 30 or text), so the strict
+	// check refuses them (docs/decisions.md).
+	NonDecimal bool
 	// Items are an array's elements.
 	Items []*Value
 	// Members are an object's entries in source order; keys are unique.
@@ -99,11 +108,35 @@ func (v *Value) uint32Value() (int, bool) {
 	if v == nil || v.Kind != IntValue {
 		return 0, false
 	}
+	if v.NonDecimal {
+		// yaml.v3's reading: `_` dropped, the base from the prefix (a
+		// leading 0 is octal).
+		n, err := strconv.ParseInt(strings.ReplaceAll(v.Text, "_", ""), 0, 64)
+		if err != nil || n < 0 || n > math.MaxUint32 {
+			return 0, false
+		}
+		return int(n), true
+	}
 	n, err := strconv.ParseUint(v.Text, 10, 32)
 	if err != nil {
 		return 0, false
 	}
 	return int(n), true
+}
+
+// isDecimal reports whether lit is an integer as JSON writes it: an
+// optional `-`, then `0` or digits that do not start with 0.
+func isDecimal(lit string) bool {
+	digits := strings.TrimPrefix(lit, "-")
+	if digits == "" || (len(digits) > 1 && digits[0] == '0') {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // stringList returns the items of an array of strings, and false when v is
