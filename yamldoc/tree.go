@@ -1,6 +1,8 @@
 package yamldoc
 
 import (
+	"strings"
+
 	"github.com/aepflow/aepflow/diag"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -56,9 +58,77 @@ func (d *Document) checkTree(n *yaml.Node, diags *diag.List) {
 	if n.Kind == yaml.MappingNode {
 		d.checkKeys(n, diags)
 	}
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float") {
+		d.checkNumber(n, diags)
+	}
 	for _, c := range n.Content {
 		d.checkTree(c, diags)
 	}
+}
+
+// checkNumber refuses a number written in a form yaml.v3 reads otherwise
+// than YAML 1.2's core schema, the one AEP documents are read by (engine.md
+// §2, "YAML"): a leading zero (`010`: octal 8 to yaml.v3, as in YAML 1.1;
+// decimal 10 in YAML 1.2; `08` a float), `_` between digits (`3_0`: 30 to
+// yaml.v3, text in YAML 1.2), a binary `0b11`, a signed or upper-case hex
+// or octal (`-0x10`, `0X10`: numbers to yaml.v3, text in YAML 1.2). Either
+// reading could be the author's, so neither is taken (docs/decisions.md).
+// The decimal, `0o17` and `0x1F` forms and YAML 1.2's floats read alike.
+func (d *Document) checkNumber(n *yaml.Node, diags *diag.List) {
+	v := n.Value
+	digits := strings.TrimLeft(v, "+-")
+	var msg string
+	switch {
+	case isCoreNumber(v):
+		return
+	case strings.Contains(v, "_"):
+		msg = "`%s` holds `_`, which YAML 1.1 skips in a number and YAML 1.2 reads as text"
+	case len(digits) > 1 && digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9' && !strings.ContainsAny(digits, ".eE"):
+		msg = "`%s` starts with a 0, which YAML 1.1 reads as octal and YAML 1.2 as decimal"
+	default:
+		msg = "`%s` is a number in YAML 1.1 and text in YAML 1.2"
+	}
+	diags.Add(diag.Errorf(CodeInvalidValue, msg, v).At(d.File, PosOf(n)).
+		WithHint("write the number in decimal (without a leading zero), or quote it if it is text"))
+}
+
+// isCoreNumber reports whether lit is an integer or a float of YAML 1.2's
+// core schema that yaml.v3 reads as YAML 1.2 does: decimal digits with an
+// optional sign and no leading zero, `0o` octal, `0x` hexadecimal, a float
+// (`1.5`, `.5`, `1e3`, `-2.5E-3`), `.inf` and `.nan`.
+func isCoreNumber(lit string) bool {
+	switch lit {
+	case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN":
+		return true
+	}
+	if rest, ok := strings.CutPrefix(lit, "0o"); ok {
+		return rest != "" && strings.Trim(rest, "01234567") == ""
+	}
+	if rest, ok := strings.CutPrefix(lit, "0x"); ok {
+		return rest != "" && strings.Trim(rest, "0123456789abcdefABCDEF") == ""
+	}
+	s := strings.TrimLeft(lit, "+-")
+	if len(s) != len(lit) && len(lit)-len(s) > 1 {
+		return false
+	}
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	intPart, frac, hasDot := strings.Cut(mant, ".")
+	if intPart == "" && frac == "" || strings.Trim(intPart, "0123456789") != "" || strings.Trim(frac, "0123456789") != "" {
+		return false
+	}
+	if !hasDot && !hasExp && len(intPart) > 1 && intPart[0] == '0' {
+		return false // a leading zero: octal to yaml.v3
+	}
+	if !hasDot && intPart == "" {
+		return false
+	}
+	if hasExp {
+		exp = strings.TrimLeft(exp, "+-")
+		if exp == "" || strings.Trim(exp, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // checkKeys reports merge keys, non-string keys and duplicates in one

@@ -56,6 +56,18 @@ func TestParseRefusesWhatYAMLAccepts(t *testing.T) {
 		// blamed on 1:1, wherever it stood.
 		{"invalid UTF-8", "a: 1\nb: {c: \"\xff\"}\n", []string{"f.yaml:2:9: the file is not valid YAML or JSON: invalid leading UTF-8 octet [yaml_syntax]"}},
 		{"truncated UTF-8 after CRLF", "a: 1\r\nb: \"é\xc3\"\n", []string{"f.yaml:2:6: the file is not valid YAML or JSON: invalid trailing UTF-8 octet [yaml_syntax]"}},
+		// engine.md reads AEP documents by YAML 1.2's core schema; a
+		// number yaml.v3 reads otherwise (YAML 1.1's octal, `_`, binary)
+		// was taken in yaml.v3's reading without a word.
+		{"numbers YAML 1.1 and 1.2 read alike", "a: [0, -3, +3, 10, 0x1F, 0o17, 1.5, .5, 1e3, -.inf, .nan, 01.5, '010', \"3_0\"]\n", nil},
+		{"numbers YAML 1.1 and 1.2 read otherwise", "a: 010\nb: [08, 3_0, 0b11, -0x10, 0X10, !!int '07']\n", []string{
+			"f.yaml:1:4: `010` starts with a 0, which YAML 1.1 reads as octal and YAML 1.2 as decimal [invalid_value]",
+			"f.yaml:2:5: `08` starts with a 0, which YAML 1.1 reads as octal and YAML 1.2 as decimal [invalid_value]",
+			"f.yaml:2:9: `3_0` holds `_`, which YAML 1.1 skips in a number and YAML 1.2 reads as text [invalid_value]",
+			"f.yaml:2:14: `0b11` is a number in YAML 1.1 and text in YAML 1.2 [invalid_value]",
+			"f.yaml:2:20: `-0x10` is a number in YAML 1.1 and text in YAML 1.2 [invalid_value]",
+			"f.yaml:2:27: `0X10` is a number in YAML 1.1 and text in YAML 1.2 [invalid_value]",
+			"f.yaml:2:33: `07` starts with a 0, which YAML 1.1 reads as octal and YAML 1.2 as decimal [invalid_value]"}},
 		{"json with tabs", "{\n\t\"a\": [1,\n\t2]\n}\n", nil},
 		{"json duplicate", "{\"a\": 1, \"a\": 2}", []string{"f.yaml:1:10: the key `a` is given twice in one mapping (first on line 1) [duplicate_key]"}},
 	}
@@ -202,7 +214,7 @@ func diagLines(l diag.List) []string {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"a: 1\n", "x: &a 1\ny: *a\n", "{\"a\": [1, {\"b\": null}]}", "- [[[]]]\n", "a: |\n  text\n", "? [a]\n: b\n", "a: 1\r\nb: \"\xc3\"\n\u2028c: \xff\n",
-		"{\"a\": 1}  x\n", "{\"a\": 1}\n{\"b\": 2}\n", "[\"#]\", '}'] # ]\n\n  ]\n", "\"s\\\"\" x", "  a: 1\nb: 2\n", "{a: 1}\u2028}", "\ufeff--- [1]\r]"} {
+		"{\"a\": 1}  x\n", "{\"a\": 1}\n{\"b\": 2}\n", "[\"#]\", '}'] # ]\n\n  ]\n", "\"s\\\"\" x", "  a: 1\nb: 2\n", "{a: 1}\u2028}", "\ufeff--- [1]\r]", "a: [010, 3_0, 0b1, -0x1, 0X1, 08, 1e3, 0o7]\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
