@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxLen is the longest identifier, in bytes, any charset accepts.
@@ -81,7 +82,12 @@ func reason(c Charset, s string) string {
 			}
 		case isAlnum(b) && (c == Loose || !isUpper(b)):
 		default:
-			return fmt.Sprintf("the character %q is not allowed", rune(b))
+			// Named whole: a character beyond ASCII is several bytes.
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return fmt.Sprintf("the byte '\\x%02x' is not allowed: it is not UTF-8", b)
+			}
+			return fmt.Sprintf("the character %q is not allowed", r)
 		}
 	}
 	if c == Dotted || c == DottedSnake {

@@ -3,6 +3,7 @@ package ident
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestCharsets(t *testing.T) {
@@ -42,6 +43,11 @@ func TestCharsets(t *testing.T) {
 		{Kebab, strings.Repeat("a", MaxLen), true, ""},
 		{Kebab, strings.Repeat("a", MaxLen+1), false, "over the limit of 200"},
 		{Kebab, "é", false, "start with"},
+		// A character beyond ASCII is named whole, not by its first byte
+		// (`démo` said "the character 'Ã'").
+		{Dotted, "démo/x", false, "the character 'é' is not allowed"},
+		{Kebab, "a\u2028b", false, "the character '\\u2028' is not allowed"},
+		{Kebab, "a\xffb", false, "the byte '\\xff' is not allowed: it is not UTF-8"},
 	}
 	for _, tt := range tests {
 		err := Check(tt.c, tt.s)
@@ -97,13 +103,17 @@ func TestParseRef(t *testing.T) {
 }
 
 func FuzzCheck(f *testing.F) {
-	for _, s := range []string{"adp/default", "a_b", "adp/2", "TASK-1", "", "a--b"} {
+	for _, s := range []string{"adp/default", "a_b", "adp/2", "TASK-1", "", "a--b", "démo/x", "a\xffb"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for c := Kebab; c <= Loose; c++ {
-			if err := Check(c, s); err == nil && (s == "" || len(s) > MaxLen) {
+			err := Check(c, s)
+			if err == nil && (s == "" || len(s) > MaxLen) {
 				t.Fatalf("%v accepted %q", c, s)
+			}
+			if err != nil && !utf8.ValidString(err.Error()) {
+				t.Fatalf("%v: the refusal of %q is not UTF-8: %q", c, s, err)
 			}
 		}
 		if r, err := ParseRef(Dotted, s); err == nil {
