@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/aepflow/aepflow/flow"
 	"github.com/aepflow/aepflow/internal/fsio"
@@ -53,7 +54,8 @@ path is made absolute: the binary, --project (discovered when not given: the
 nearest directory at most 12 levels up holding .engineering/project.yaml),
 --root, --task, --store and --map when it names an existing file (otherwise
 it is kept as a step-map id), and each --plugin-dir. --run is copied as
-given. The file is written atomically and its path printed.
+given, once it parses as TASK/N. The file is written atomically and its path
+printed.
 
 What the hook will meet is checked first, so that a typo is refused here
 rather than by every later call: the project must exist, and a --map must
@@ -89,6 +91,16 @@ file could not be written, 2 usage error.`,
 			given := transition.Options{Project: projectDir, Root: root, Task: task, Store: store, Map: stepMap, Run: runID, PluginDirs: pluginDirs}
 			if err := given.CheckGiven(cmd.Flags().Changed); err != nil {
 				return usageError("%v", err)
+			}
+			// A run id the hook cannot parse would be refused at every
+			// consultation (`bad run id`): it is a typo, refused here.
+			if runID != "" {
+				if _, err := project.ParseRunID(runID); err != nil {
+					if reason, ok := runIDReason(err); ok {
+						return usageError("--run %q is not a run id `TASK/N`: %s", runID, reason)
+					}
+					return usageError("--run: %v", err)
+				}
 			}
 			exe, err := os.Executable()
 			if err != nil {
@@ -202,6 +214,17 @@ func checkHookTask(task string) error {
 		return nil
 	}
 	return err
+}
+
+// runIDReason is ParseRunID's refusal without its `run id "…": ` lead,
+// which the usage error says itself; false when it has none.
+func runIDReason(err error) (string, bool) {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "run id ") {
+		return "", false
+	}
+	_, rest, ok := strings.Cut(msg, `": `)
+	return rest, ok
 }
 
 // isFile reports whether p names an existing regular file.
