@@ -281,6 +281,15 @@ func (r *instructRun) checkDir(outs []output) error {
 	written := map[string]bool{}
 	for _, o := range outs {
 		written[o.rel] = true
+		// What the write would refuse (a link below the directory) is
+		// refused here too, not compared through the link.
+		if err := fsio.CheckWithin(filepath.Join(r.f.out, filepath.FromSlash(o.rel)), r.f.out); err != nil {
+			var fe *fsio.Error
+			if errors.As(err, &fe) {
+				fe.Op = "compare with"
+			}
+			return r.refuse(fileError(r.shown(o.rel), err))
+		}
 		diff, missing, err := staleDiff(filepath.Join(r.f.out, filepath.FromSlash(o.rel)), r.shown(o.rel), o.data)
 		if err != nil {
 			return r.refuse(fileError(r.shown(o.rel), err))

@@ -91,7 +91,7 @@ func (e *Error) Error() string {
 	case KindDirectoryName:
 		return fmt.Sprintf("cannot write `%s`: the path names a directory, not a file", e.Path)
 	case KindThroughLink:
-		return fmt.Sprintf("cannot write `%s`: %s", e.Path, e.Reason())
+		return fmt.Sprintf("cannot %s `%s`: %s", e.Op, e.Path, e.Reason())
 	}
 	return fmt.Sprintf("cannot %s `%s`: %s", e.Op, e.Path, errText(e.Err))
 }

@@ -134,12 +134,12 @@ func resolveLink(path string) (string, error) {
 	return "", &Error{Op: "write", Path: path, Kind: KindIO, Err: err}
 }
 
-// checkWithin refuses path as a destination under the directory within
+// CheckWithin refuses path as a destination under the directory within
 // when it does not lie under it (lexically), or when it or a directory
 // between within and it is a symbolic link (KindThroughLink, naming the
 // first). Components that do not exist yet are fine: they are made as
 // directories, or written as the file.
-func checkWithin(path, within string) error {
+func CheckWithin(path, within string) error {
 	rel, err := filepath.Rel(within, path)
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return &Error{Op: "write", Path: path, Kind: KindIO, Err: fmt.Errorf("it does not lie under the directory `%s`", within)}
@@ -167,7 +167,7 @@ func checkWithin(path, within string) error {
 // destination is untouched and the temporary file removed.
 func WriteFile(path string, data []byte, opts WriteOptions) error {
 	if opts.Within != "" {
-		if err := checkWithin(path, opts.Within); err != nil {
+		if err := CheckWithin(path, opts.Within); err != nil {
 			return err
 		}
 	}
@@ -211,7 +211,7 @@ func WriteFiles(dir string, outs []Output, opts WriteOptions, done func(i int)) 
 	opts.Within = dir
 	for i, o := range outs {
 		path := filepath.Join(dir, filepath.FromSlash(o.Rel))
-		if err := checkWithin(path, dir); err != nil {
+		if err := CheckWithin(path, dir); err != nil {
 			return i, err
 		}
 		if _, err := CheckDestination(path, opts.Inputs, opts.Opened...); err != nil {
