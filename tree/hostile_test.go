@@ -95,3 +95,48 @@ func TestRootANamedPipe(t *testing.T) {
 		t.Errorf("got %v", ds)
 	}
 }
+
+// TestLinkedDirectoryRefused: a symbolic link to a directory under a tree
+// directory was passed over in silence, so a principle kept behind it (a
+// shared directory linked in) was missing from the tree and the engine
+// answered without it. It is refused, naming the link; the walk goes on, and
+// a link to a regular document is still read.
+func TestLinkedDirectoryRefused(t *testing.T) {
+	root := t.TempDir()
+	shared := filepath.Join(root, "..", filepath.Base(root)+"-shared")
+	if err := os.MkdirAll(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shared) })
+	wf := "id: t/%s\ntitle: W\ninitial: a\nstates:\n  a: {title: A}\n  b: {title: B, terminal: true}\ntransitions:\n  - {from: a, to: b}\n"
+	if err := os.WriteFile(filepath.Join(shared, "hidden.yaml"), fmt.Appendf(nil, wf, "hidden"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "workflows")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []struct{ name, target string }{{"shared", shared}, {"loop", ".."}, {"z.yaml", filepath.Join(shared, "hidden.yaml")}} {
+		if err := os.Symlink(link.target, filepath.Join(dir, link.name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "zz.yaml"), fmt.Appendf(nil, wf, "after"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, diags := Load(root)
+	var refused []string
+	for _, d := range diags {
+		if d.Code != CodeIOError || !strings.Contains(d.Message, "symbolic link, which is not followed") {
+			t.Errorf("unexpected diagnostic: %v", d)
+			continue
+		}
+		refused = append(refused, filepath.Base(d.File))
+	}
+	if strings.Join(refused, ",") != "loop,shared" {
+		t.Errorf("refused %v; want the links loop and shared", refused)
+	}
+	if tr.Workflows["t/hidden"] == nil || tr.Workflows["t/after"] == nil {
+		t.Errorf("the linked document or the one after the links was not read: %v", tr.WorkflowIDs())
+	}
+}

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,9 +84,13 @@ func LoadKindsWith(root string, opts Options, kinds ...Kind) (*Tree, diag.List) 
 func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 	var diags diag.List
 	files, err := collect(dir)
-	if err != nil {
-		e := &entry{file: File{Kind: kind}, diags: diag.List{diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir)}}
-		diags.Extend(t.admit(e))
+	for _, err := range joined(err) {
+		d := diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir)
+		if ld := (*LinkedDirError)(nil); errors.As(err, &ld) {
+			d = diag.Errorf(CodeIOError, "cannot read the directory: it is a symbolic link, which is not followed, so the documents under it are not read").InFile(ld.Path).
+				WithHint("put the documents in the tree itself (a copy, or the directory in place of the link)")
+		}
+		diags.Extend(t.admit(&entry{file: File{Kind: kind}, diags: diag.List{d}}))
 	}
 	t.readFiles(files, kind, &diags)
 	return diags
@@ -254,6 +259,18 @@ func peekID(root *yaml.Node, data []byte) string {
 	return ""
 }
 
+// joined returns the errors err joins (errors.Join), err alone when it
+// joins none, and nothing for nil.
+func joined(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
 // collect returns the document files under dir in byte order of their
 // paths. A missing dir yields nothing.
 func collect(dir string) ([]string, error) { return Files(dir, isDocument) }
@@ -261,9 +278,12 @@ func collect(dir string) ([]string, error) { return Files(dir, isDocument) }
 // Files returns the paths of the files under dir whose name keep accepts,
 // in byte order, the way a tree's directories are read: an entry whose name
 // starts with `.` is skipped (a directory whole), and a missing dir holds
-// none. It reads names only, never a file.
+// none. It reads names only, never a file. A symbolic link to a directory
+// is not walked: each is a *LinkedDirError in the returned error (joined),
+// and the walk goes on.
 func Files(dir string, keep func(name string) bool) ([]string, error) {
 	var files []string
+	var linked []error
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if path == dir && errors.Is(err, fs.ErrNotExist) {
@@ -279,13 +299,38 @@ func Files(dir string, keep func(name string) bool) ([]string, error) {
 			}
 			return nil
 		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			if info, err := os.Stat(path); err == nil && info.IsDir() {
+				linked = append(linked, &LinkedDirError{Path: path})
+				return nil
+			}
+		}
 		if !e.IsDir() && keep(e.Name()) {
 			files = append(files, path)
 		}
 		return nil
 	})
 	slices.Sort(files)
+	if err == nil && len(linked) > 0 {
+		err = errors.Join(linked...)
+	}
 	return files, err
+}
+
+// LinkedDirError is an entry of a walked directory that is a symbolic
+// link to a directory. Files does not walk through it (a walk through
+// links can loop, or leave the tree), and does not pass over it in
+// silence either: the documents behind it — a principle, a profile —
+// would be missing from the tree without a word, and the engine would
+// answer without them.
+type LinkedDirError struct {
+	// Path is the link, as the walk reached it.
+	Path string
+}
+
+// Error says what the link is and what follows for the files under it.
+func (e *LinkedDirError) Error() string {
+	return fmt.Sprintf("`%s` is a symbolic link to a directory, which is not followed: nothing under it is read", e.Path)
 }
 
 func isDocument(name string) bool {
