@@ -91,3 +91,20 @@ func TestStoreBytesBounded(t *testing.T) {
 		t.Errorf("no store bound refusal in %v", diags)
 	}
 }
+
+// TestStoreRefusesALinkedDirectory: a directory of the store that is a
+// symbolic link was passed over in silence, so its planning files (the
+// artifacts a guard reads) were missing. It is refused, naming the link.
+func TestStoreRefusesALinkedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(dir, "specification")); err != nil {
+		t.Fatal(err)
+	}
+	g, diags := ReadStore(dir)
+	if g != nil || len(diags) != 1 || diags[0].Code != "store_unreadable" ||
+		!strings.Contains(diags[0].Message, "is a symbolic link to a directory, which is not followed") ||
+		filepath.Base(diags[0].File) != "specification" {
+		t.Errorf("a linked directory in the store: %v %v", g, diags)
+	}
+}

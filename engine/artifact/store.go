@@ -3,6 +3,7 @@ package artifact
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -86,7 +87,20 @@ func ReadStore(dir string) (*Graph, diag.List) {
 	var entries []entry
 	var total int64
 	for _, sub := range subs {
-		if strings.HasPrefix(sub.Name(), ".") || !sub.IsDir() {
+		if strings.HasPrefix(sub.Name(), ".") {
+			continue
+		}
+		if sub.Type()&fs.ModeSymlink != 0 {
+			// Not walked (as a tree does not walk one), and not passed
+			// over in silence: the artifacts behind it would be missing,
+			// and a guard on a missing artifact would hold.
+			path := filepath.Join(dir, sub.Name())
+			if info, err := os.Stat(path); err == nil && info.IsDir() {
+				diags.Add(diag.Errorf("store_unreadable", "cannot read the planning store: `%s` is a symbolic link to a directory, which is not followed, so the files under it are not read", path).InFile(path))
+			}
+			continue
+		}
+		if !sub.IsDir() {
 			continue
 		}
 		files, err := os.ReadDir(filepath.Join(dir, sub.Name()))
