@@ -261,3 +261,30 @@ func TestReadAliasIntoReleasedSubtree(t *testing.T) {
 		t.Error("the second *inner is not the anchor's value")
 	}
 }
+
+// TestReadJSONErrorPositions: a JSON syntax error stands at the offending
+// byte. The decoder's offset stood before the separator (`{"id": x}` was
+// blamed at the colon) or at the start of the string or literal holding the
+// bad byte; a byte beyond ASCII was named as a Latin-1 character (`'Ã'` for
+// `é`, `'ï'` for a byte order mark).
+func TestReadJSONErrorPositions(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`{"id": x}`, "1:8: JSON parse error at line 1, column 8: invalid character 'x' looking for beginning of value"},
+		{`{"id": é}`, "1:8: JSON parse error at line 1, column 8: invalid character 'é' looking for beginning of value"},
+		// Not UTF-8: refused before it is parsed, at the byte.
+		{"{\"id\":\n  \"é\xff\"}", "2:5: cannot read flow document `f.json`: the byte 0xff is not UTF-8 text"},
+		{"\ufeff{}", "1:1: JSON parse error at line 1, column 1: the file starts with a byte order mark (U+FEFF), which JSON does not allow"},
+		{"{\"id\":\n  ]}", "2:3: JSON parse error at line 2, column 3: invalid character ']' looking for beginning of value"},
+		{"{\"id\": \"a\n\"}", "1:10: JSON parse error at line 1, column 10: invalid character '\\n' in string literal"},
+		{`{"id": "\q"}`, "1:10: JSON parse error at line 1, column 10: invalid character 'q' in string escape code"},
+		{`{"id" 1}`, "1:7: JSON parse error at line 1, column 7: invalid character '1' after object key"},
+		{`{"a": tru}`, "1:10: JSON parse error at line 1, column 10: invalid character '}' in literal true (expecting 'e')"},
+		{`{"é": "x" y}`, "1:11: JSON parse error at line 1, column 11: invalid character 'y' after object key:value pair"},
+		{`{"a": 1} x`, "1:10: JSON parse error at line 1, column 10: unexpected data after the top-level value"},
+	} {
+		_, ds := ReadAs("f.json", "JSON", []byte(tc.src))
+		if len(ds) != 1 || fmt.Sprintf("%d:%d: %s", ds[0].Pos.Line, ds[0].Pos.Column, ds[0].Message) != tc.want {
+			t.Errorf("%q:\n got %v\nwant %s", tc.src, ds, tc.want)
+		}
+	}
+}

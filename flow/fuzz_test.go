@@ -30,6 +30,11 @@ func FuzzReadFlow(f *testing.F) {
 			f.Add(strings.HasSuffix(file, ".json"), data)
 		}
 	}
+	// JSON syntax errors inside and between tokens, beyond ASCII, and a
+	// byte order mark (positioned by scanning the offending token).
+	for _, src := range []string{`{"id": é}`, "\ufeff{}", "{\"id\": \"a\n\"}", `{"a": tru}`, `{"a": "\u12"}`, `{"é": "x" y}`, "{\"a\": \"\xff\"}"} {
+		f.Add(true, []byte(src))
+	}
 	f.Fuzz(func(t *testing.T, isJSON bool, data []byte) {
 		name := "f.yaml"
 		if isJSON {

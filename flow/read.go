@@ -69,6 +69,27 @@ func unreadable(path string, err error) diag.Diagnostic {
 	return diag.Errorf("flow_unreadable", "cannot read flow document `%s`: %v", path, err).InFile(path)
 }
 
+// firstInvalidUTF8 is the offset of the first byte of data that does not
+// begin a valid UTF-8 sequence (len(data) when there is none).
+func firstInvalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+// lfPos is the position of the byte at offset off: its line, counting LF
+// line breaks as every position of a flow document does, and its column
+// in code points, both 1-based.
+func lfPos(data []byte, off int) diag.Pos {
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return diag.Pos{Line: bytes.Count(data[:off], []byte{'\n'}) + 1, Column: utf8.RuneCount(data[start:off]) + 1}
+}
+
 // Read decodes data, read from file, by file's extension (ASCII
 // case-insensitive `.yaml`, `.yml` or `.json`). It keeps exact keys and
 // integers, refuses duplicate keys, and reports flow_unreadable (not UTF-8,
@@ -107,7 +128,9 @@ func ReadAs(file, format string, data []byte) (*Raw, diag.List) {
 		return nil, diag.List{unreadable(file, fmt.Errorf("larger than %d bytes", MaxSize))}
 	}
 	if !utf8.Valid(data) {
-		return nil, diag.List{unreadable(file, errors.New("not UTF-8 text"))}
+		off := firstInvalidUTF8(data)
+		d := unreadable(file, fmt.Errorf("the byte 0x%02x is not UTF-8 text", data[off]))
+		return nil, diag.List{d.At(file, lfPos(data, off))}
 	}
 	read := readYAML
 	if format == "JSON" {
@@ -455,15 +478,43 @@ func (r *jsonReader) fail(off int, format string, args ...any) *diag.Diagnostic 
 	return parseError(r.file, "JSON", r.pos(off), fmt.Sprintf(format, args...))
 }
 
+// tokenError turns the decoder's error into a flow_parse_error at the
+// offending byte. The decoder's own offset (SyntaxError.Offset) is not
+// that byte's: it may stand before the separator that precedes it, or
+// after it. Its input offset, past separators, is where the offending
+// token starts; an error inside a token (a string, a literal, a number) is
+// placed inside it by scanning the token alone. A byte the decoder quotes
+// as a Latin-1 character (`'Ã'` for the first byte of `é`, `'ï'` for a
+// byte order mark) is named as the character it begins.
 func (r *jsonReader) tokenError(err error) *diag.Diagnostic {
-	off := len(r.data)
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = int(se.Offset)
-	}
-	msg := err.Error()
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		msg = "unexpected end of input"
+		return r.fail(len(r.data), "unexpected end of input")
+	}
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return r.fail(len(r.data), "%s", err)
+	}
+	msg := se.Error()
+	off := r.nextStart()
+	if strings.Contains(msg, " in string") || strings.Contains(msg, " in literal") || strings.Contains(msg, " in numeric literal") || strings.Contains(msg, " in \\u hexadecimal") {
+		var v any
+		var inner *json.SyntaxError
+		if e := json.Unmarshal(r.data[off:], &v); errors.As(e, &inner) && inner.Offset > 0 {
+			off += int(inner.Offset) - 1
+		}
+	}
+	off = min(off, len(r.data))
+	if prefix, rest, ok := strings.Cut(msg, "invalid character '"); ok && prefix == "" && off < len(r.data) && r.data[off] >= utf8.RuneSelf {
+		if _, after, ok := strings.Cut(rest, "' "); ok {
+			switch ch, size := utf8.DecodeRune(r.data[off:]); {
+			case ch == '\ufeff' && off == 0:
+				msg = "the file starts with a byte order mark (U+FEFF), which JSON does not allow"
+			case ch == utf8.RuneError && size <= 1:
+				msg = fmt.Sprintf("invalid byte 0x%02x %s", r.data[off], after)
+			default:
+				msg = fmt.Sprintf("invalid character %q %s", ch, after)
+			}
+		}
 	}
 	return r.fail(off, "%s", msg)
 }
