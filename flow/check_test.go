@@ -288,3 +288,21 @@ func TestReadJSONErrorPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadYAMLErrorPositions: yaml.v3 prints its parser's lines 0-based,
+// so a YAML error stood a line early; text after the end of the document
+// was "more than one document in the stream" at column 1.
+func TestReadYAMLErrorPositions(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"id: f\nroot: {id: r,\n  nodes: [{id: s}]\n", "2:1: YAML parse error at line 2, column 1: did not find expected ',' or '}'"},
+		{"id: f\nroot: {id: r}\n  x: 1\n", "3:1: YAML parse error at line 3, column 1: did not find expected key"},
+		{`{"id": "f", "root": {"id": "r"}}  }` + "\n", "1:35: YAML parse error at line 1, column 35: text follows the end of the document"},
+		{"{\"id\": \"f\"}\n# c\n  {\"id\": \"g\"}\n", "3:3: YAML parse error at line 3, column 3: text follows the end of the document"},
+		{"  id: f\nroot: {}\n", "2:1: YAML parse error at line 2, column 1: text follows the end of the document"},
+	} {
+		_, ds := ReadAs("f.yaml", "YAML", []byte(tc.src))
+		if len(ds) != 1 || fmt.Sprintf("%d:%d: %s", ds[0].Pos.Line, ds[0].Pos.Column, ds[0].Message) != tc.want {
+			t.Errorf("%q:\n got %v\nwant %s", tc.src, ds, tc.want)
+		}
+	}
+}

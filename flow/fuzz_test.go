@@ -35,6 +35,11 @@ func FuzzReadFlow(f *testing.F) {
 	for _, src := range []string{`{"id": é}`, "\ufeff{}", "{\"id\": \"a\n\"}", `{"a": tru}`, `{"a": "\u12"}`, `{"é": "x" y}`, "{\"a\": \"\xff\"}"} {
 		f.Add(true, []byte(src))
 	}
+	// Text after the end of a YAML document, and parser errors (whose line
+	// yaml.v3 prints 0-based).
+	for _, src := range []string{"{\"id\": \"f\"}  }\n", "  id: f\nroot: {}\n", "id: f\nroot: {id: r,\n  x\n", "[\"#]\", '}'] # ]\n\n  ]\n"} {
+		f.Add(false, []byte(src))
+	}
 	f.Fuzz(func(t *testing.T, isJSON bool, data []byte) {
 		name := "f.yaml"
 		if isJSON {

@@ -7,14 +7,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/yamlerr"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -163,12 +162,6 @@ func parseError(file, format string, pos diag.Pos, msg string) *diag.Diagnostic 
 
 // ---- YAML ----
 
-// The patterns that place a yaml.v3 error, compiled on first use.
-var (
-	yamlLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
-	yamlPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (line \d+: )?`) })
-)
-
 func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -176,14 +169,14 @@ func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 		if err == io.EOF {
 			return nil, parseError(file, "YAML", diag.Pos{Line: 1, Column: 1}, "the document is empty")
 		}
-		return nil, parseError(file, "YAML", yamlErrorPos(err, data), yamlPrefix().ReplaceAllString(err.Error(), ""))
+		return nil, yamlError(file, data, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
-		pos := diag.Pos{Line: extra.Line, Column: extra.Column}
 		if err != nil {
-			pos = yamlErrorPos(err, data)
+			return nil, yamlError(file, data, err)
 		}
+		pos := diag.Pos{Line: extra.Line, Column: extra.Column}
 		if !pos.IsValid() {
 			pos = diag.Pos{Line: 1, Column: 1}
 		}
@@ -193,16 +186,35 @@ func readYAML(file string, data []byte) (*Value, *diag.Diagnostic) {
 	return c.convert(&doc, 0)
 }
 
-func yamlErrorPos(err error, data []byte) diag.Pos {
-	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
-		if n, e := strconv.Atoi(m[1]); e == nil {
-			// yaml.v3 also breaks lines at a lone CR, and names the line
-			// after the last at end of input; positions here count LF
-			// lines, as node positions do (yamlConv.lines).
-			return diag.Pos{Line: min(n, bytes.Count(data, []byte("\n"))+1), Column: 1}
+// yamlError is the flow_parse_error of a yaml.v3 error: at the line it
+// names (yamlerr.Split: yaml.v3 prints its parser's lines 0-based),
+// clamped to the LF lines every position here counts (yaml.v3 also
+// breaks lines at a lone CR, and names the line after the last at end of
+// input), column 1; text after the end of the document at its first byte.
+func yamlError(file string, data []byte, err error) *diag.Diagnostic {
+	line, msg := yamlerr.Split(err)
+	pos := diag.Pos{Line: max(1, min(line, bytes.Count(data, []byte("\n"))+1)), Column: 1}
+	if msg == yamlerr.Trailing {
+		msg = "text follows the end of the document"
+		start := 0
+		for n := 1; n < pos.Line; n++ {
+			start += bytes.IndexByte(data[start:], '\n') + 1
+		}
+		if at, ok := yamlerr.TrailingOffset(data, start); ok {
+			if p := lfPos(data, at); p.Line == pos.Line && oneYAMLDocument(data[:at]) {
+				pos = p
+			}
 		}
 	}
-	return diag.Pos{Line: 1, Column: 1}
+	return parseError(file, "YAML", pos, msg)
+}
+
+// oneYAMLDocument reports whether data is one YAML document, as yaml.v3
+// reads it.
+func oneYAMLDocument(data []byte) bool {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc, extra yaml.Node
+	return dec.Decode(&doc) == nil && dec.Decode(&extra) == io.EOF
 }
 
 type yamlConv struct {
