@@ -48,7 +48,7 @@ NAME or --format.`,
   aepflow schema driver-steps > .schemas/driver-steps.json
   # then, first line of a step map:
   # yaml-language-server: $schema=../.schemas/driver-steps.json`,
-		Args:              cobra.MaximumNArgs(1),
+		Args:              atMostOneName,
 		ValidArgsFunction: completeSchemaNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkEnum("format", format, schemaFormats); err != nil {
@@ -73,4 +73,13 @@ NAME or --format.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT` of the list of names: text or json (a schema is JSON)")
 	completeFormats(cmd, schemaFormats...)
 	return cmd
+}
+
+// atMostOneName refuses a second NAME in aepflow's words (cobra's are
+// "accepts at most 1 arg(s), received 2").
+func atMostOneName(cmd *cobra.Command, args []string) error {
+	if len(args) <= 1 {
+		return nil
+	}
+	return fmt.Errorf("%q prints one schema, got %d names (%s); give one NAME, or none to list them", cmd.CommandPath(), len(args), strings.Join(args, ", "))
 }
