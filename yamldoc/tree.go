@@ -68,7 +68,7 @@ func (d *Document) checkTree(n *yaml.Node, diags *diag.List) {
 
 // checkNumber refuses a number written in a form yaml.v3 reads otherwise
 // than YAML 1.2's core schema, the one AEP documents are read by (engine.md
-// §2, "YAML"): a leading zero (`010`: octal 8 to yaml.v3, as in YAML 1.1;
+// §1.1, "YAML"): a leading zero (`010`: octal 8 to yaml.v3, as in YAML 1.1;
 // decimal 10 in YAML 1.2; `08` a float), `_` between digits (`3_0`: 30 to
 // yaml.v3, text in YAML 1.2), a binary `0b11`, a signed or upper-case hex
 // or octal (`-0x10`, `0X10`: numbers to yaml.v3, text in YAML 1.2). Either
