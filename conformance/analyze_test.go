@@ -24,11 +24,11 @@ var analyzeCases = []Case{
 	// tree refuses it. analyze and simulate load it as validate and flow
 	// do, with the same diagnostic; the tree without it is accepted.
 	{Name: "analyze/project-tree", Steps: []Step{
-		{Args: []string{"aepflow", "validate", "--root", "$TESTDATA/project/tree"}, Exit: 1, Stdout: []string{`README.yaml:1:1: the file is not valid YAML or JSON: .*\[yaml_syntax\]$`}},
+		{Args: []string{"aepflow", "validate", "--root", "$TESTDATA/project/tree"}, Exit: 1, Stdout: []string{`README.yaml:2:1: the file is not valid YAML or JSON: .*\[yaml_syntax\]$`}},
 		{Args: []string{"aepflow", "analyze", "--root", "$TESTDATA/project/tree"}, Exit: 1, NoStdout: true,
-			Stderr: []string{`README.yaml:1:1: the file is not valid YAML or JSON: .*\[yaml_syntax\]$`, `^1 error, 0 warnings$`}},
+			Stderr: []string{`README.yaml:2:1: the file is not valid YAML or JSON: .*\[yaml_syntax\]$`, `^1 error, 0 warnings$`}},
 		{Args: []string{"aepflow", "simulate", "--root", "$TESTDATA/project/tree", "--id", "fx/flow", "--evidence", "$TESTDATA/simulate/passkeys-scenario.yaml"}, Exit: 1, NoStdout: true,
-			Stderr: []string{`README.yaml:1:1: the file is not valid YAML or JSON: .*\[yaml_syntax\]$`, `^1 error, 0 warnings$`}},
+			Stderr: []string{`README.yaml:2:1: the file is not valid YAML or JSON: .*\[yaml_syntax\]$`, `^1 error, 0 warnings$`}},
 	}},
 	{Name: "analyze/project-tree-readable", Setup: projectTree, Steps: []Step{
 		{Args: []string{"aepflow", "analyze", "--root", "tree"}, Stdout: []string{`^0 errors, 2 warnings$`}},
