@@ -111,9 +111,10 @@ func Consult(stdin io.Reader, opts Options) Outcome {
 	if wait <= 0 {
 		wait = MaxStdinWait
 	}
-	// The read runs on a goroutine a stdin that never ends leaves behind;
-	// a panic in it still reaches the program's recover (deadline.Call).
-	data, err := deadline.Call(wait, func() ([]byte, error) { return fsio.ReadAll(stdin, "stdin", MaxStdin) })
+	// A file (the loop's pipe) is waited on where it is read; any other
+	// reader is read on a goroutine a stdin that never ends leaves behind,
+	// whose panic still reaches the program's recover (deadline.ReadAll).
+	data, err := deadline.ReadAll(stdin, wait, func(r io.Reader) ([]byte, error) { return fsio.ReadAll(r, "stdin", MaxStdin) })
 	if errors.Is(err, deadline.ErrExpired) {
 		return cannot("stdin did not end within %v: the loop writes one line and closes it", wait)
 	}

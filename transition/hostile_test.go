@@ -129,4 +129,26 @@ func TestConsultBoundsStdinTime(t *testing.T) {
 	if out.Kind != Proceed {
 		t.Errorf("a stdin that ended: got %+v", out)
 	}
+	// The loop's stdin is a pipe, which is waited on where it is read.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	_, _ = pw.WriteString(`{"hook":"before_call"}`)
+	out = Consult(pr, Options{StdinWait: 20 * time.Millisecond})
+	if out.Kind != Cannot || out.Message != "stdin did not end within 20ms: the loop writes one line and closes it" {
+		t.Errorf("a pipe left open: got %+v", out)
+	}
+	done, closed, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done.Close()
+	_, _ = closed.WriteString(`{"hook":"before_call"}`)
+	closed.Close()
+	if out = Consult(done, Options{StdinWait: time.Minute}); out.Kind != Proceed {
+		t.Errorf("a pipe closed: got %+v", out)
+	}
 }
