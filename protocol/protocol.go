@@ -254,7 +254,7 @@ func decodeHeader(r *yamldoc.Reader, doc *yamldoc.Document, kind string, cs iden
 			h.Summary = &s
 		}
 	}
-	return m
+	return &m
 }
 
 func joinTicks(items []string) string {

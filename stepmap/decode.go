@@ -199,12 +199,12 @@ func decodeStep(r *yamldoc.Reader, n *yaml.Node, path string) *Step {
 			s.nodes[k] = v
 		}
 	}
-	s.decodeCommon(r, sm, path)
+	s.decodeCommon(r, &sm, path)
 	switch s.Kind {
 	case KindLLM:
-		s.decodeLLM(r, sm, path)
+		s.decodeLLM(r, &sm, path)
 	case KindCommand:
-		s.decodeCommand(r, sm, path)
+		s.decodeCommand(r, &sm, path)
 	}
 	sm.Done()
 	// A misspelt key stands for the one it resembles: a rule about that

@@ -98,7 +98,7 @@ func decode(doc *yamldoc.Document, diags *diag.List, release bool) *Workflow {
 	}
 	w := &Workflow{File: doc.File, Version: 1, States: map[string]*State{}}
 	m := r.Map(doc.Root, "workflow", false)
-	base := decodeHeader(r, m, w)
+	base := decodeHeader(r, &m, w)
 	w.shaky.states = true
 	if sn := m.Require("states"); sn != nil {
 		w.StatesPos = yamldoc.PosOf(sn)

@@ -136,9 +136,9 @@ func decodePolicyMap(r *yamldoc.Reader, n *yaml.Node, path string, p *FailurePol
 	switch p.Action {
 	case ActionBlock, ActionAbort:
 	case ActionRetry:
-		decodeRetry(r, m, path, p)
+		decodeRetry(r, &m, path, p)
 	case ActionRollback:
-		p.Require = decodeRollbackRequire(r, m, path)
+		p.Require = decodeRollbackRequire(r, &m, path)
 	case ActionEscalate:
 		if to := m.Require("to"); to != nil {
 			p.To, _ = r.String(to, yamldoc.Key(path, "to"))

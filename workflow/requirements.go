@@ -198,12 +198,12 @@ func decodeSetMap(r *yamldoc.Reader, n *yaml.Node, path string, s *RequirementSe
 		}
 	}
 	s.Predicates = appendFactPredicate(r, n, path, s.Predicates)
-	decodeItems(r, m, path, "evidence", "", &s.Evidence, decodeEvidence)
-	decodeItems(r, m, path, "artifacts", "artifact", &s.Artifacts, decodeArtifact)
-	decodeItems(r, m, path, "reviews", "review", &s.Reviews, decodeReview)
-	decodeItems(r, m, path, "approvals", "approval", &s.Approvals, decodeApproval)
-	decodeItems(r, m, path, "conditional", "conditional_requirements", &s.Conditional, decodeConditional)
-	decodeItems(r, m, path, "advisory", "", &s.Advisory, decodeAdvisory)
+	decodeItems(r, &m, path, "evidence", "", &s.Evidence, decodeEvidence)
+	decodeItems(r, &m, path, "artifacts", "artifact", &s.Artifacts, decodeArtifact)
+	decodeItems(r, &m, path, "reviews", "review", &s.Reviews, decodeReview)
+	decodeItems(r, &m, path, "approvals", "approval", &s.Approvals, decodeApproval)
+	decodeItems(r, &m, path, "conditional", "conditional_requirements", &s.Conditional, decodeConditional)
+	decodeItems(r, &m, path, "advisory", "", &s.Advisory, decodeAdvisory)
 }
 
 // appendFactPredicate gathers the keys of a set mapping that name no item

@@ -126,9 +126,12 @@ type Map struct {
 const smallMap = 16
 
 // Map starts reading node n, found at path, as a mapping. A nil or null
-// node reads as an empty mapping when nullOK is set.
-func (r *Reader) Map(n *yaml.Node, path string, nullOK bool) *Map {
-	m := &Map{r: r, node: n, path: path}
+// node reads as an empty mapping when nullOK is set. The Map is a value,
+// which a decoder keeps in a variable and passes on by its address: it
+// then stays on the decoder's stack (a document holds one Map per
+// mapping, and the hook reads every document of a tree).
+func (r *Reader) Map(n *yaml.Node, path string, nullOK bool) Map {
+	m := Map{r: r, node: n, path: path}
 	switch {
 	case n != nil && n.Kind == yaml.MappingNode:
 		if len(n.Content)/2 > smallMap {

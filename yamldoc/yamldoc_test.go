@@ -419,3 +419,24 @@ func TestStringsJoinsPathsOnlyToReport(t *testing.T) {
 		t.Errorf("diagnostics %v; want one at bad[1]", diags)
 	}
 }
+
+// TestMapCostsNoAllocation: reading a small mapping strictly — its keys
+// looked up, the others allowed, the unknown ones judged — allocates
+// nothing: a document holds one Map per mapping.
+func TestMapCostsNoAllocation(t *testing.T) {
+	doc, diags := Parse("f.yaml", []byte("id: a\nversion: 1\nsummary: s\ndescription: d\n"))
+	r := NewReader(doc, &diags)
+	read := func() {
+		m := r.Map(doc.Root, "", false)
+		m.Require("id")
+		m.Get("version")
+		m.Allow("summary", "description")
+		m.Done()
+	}
+	if n := testing.AllocsPerRun(20, read); n != 0 {
+		t.Errorf("reading a mapping of four keys: %v allocations, want 0", n)
+	}
+	if len(diags) != 0 {
+		t.Errorf("diagnostics %v", diags)
+	}
+}

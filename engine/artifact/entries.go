@@ -18,7 +18,7 @@ type DeclaredArtifact struct {
 // §2.4); problems go to r.
 func ReadArtifact(r *yamldoc.Reader, n *yaml.Node, path string) DeclaredArtifact {
 	m := r.Map(n, path, false)
-	e := readArtifact(r, m, path)
+	e := readArtifact(r, &m, path)
 	m.Allow("title", "owner", "tags", "summary")
 	m.Done()
 	return DeclaredArtifact{e}

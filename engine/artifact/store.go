@@ -196,7 +196,7 @@ func parsePlanningFile(file string, data []byte, diags *diag.List) (entry, bool)
 	if f, ok := r.String(m.Require("format"), "format"); ok && !validFormat(f) {
 		r.Invalid(m.Get("format"), "format", "`format` must be `aep.planning-md/1` to `/3`, found %q", f)
 	}
-	e := readArtifact(r, m, "")
+	e := readArtifact(r, &m, "")
 	return e, !(*diags)[before:].HasErrors()
 }
 
@@ -408,7 +408,7 @@ func ReadManifest(file string, data []byte) (*Graph, diag.List) {
 		p := yamldoc.Index("artifacts", i)
 		am := r.Map(it, p, false)
 		am.Allow("location", "freshness", "metadata")
-		entries = append(entries, readArtifact(r, am, p))
+		entries = append(entries, readArtifact(r, &am, p))
 		am.Done()
 	}
 	return finish(entries, diags)

@@ -140,7 +140,7 @@ func ReadDocument(file string, data []byte, now time.Time) ([]Record, diag.List)
 	for i, it := range items {
 		p := yamldoc.Index("", i)
 		m := r.Map(it, p, false)
-		rec, ok := readEntry(r, m, p, now)
+		rec, ok := readEntry(r, &m, p, now)
 		m.Done()
 		if ok {
 			out = append(out, rec)
@@ -354,21 +354,21 @@ func ReadRecord(r *yamldoc.Reader, n *yaml.Node, path string) (Record, bool) {
 	defer vm.Done()
 	kn := vm.Require("kind")
 	if kn == nil {
-		allowRest(vm)
+		allowRest(&vm)
 		return rec, false
 	}
 	tag, ok := r.String(kn, yamldoc.Key(vp, "kind"))
 	if !ok {
-		allowRest(vm)
+		allowRest(&vm)
 		return rec, false
 	}
 	kind, known := RecordKind(tag)
 	if !known {
 		r.Report(kn, yamldoc.Key(vp, "kind"), diag.Errorf(CodeUnknownKind, "unknown evidence kind `%s`", tag))
-		allowRest(vm)
+		allowRest(&vm)
 		return rec, false
 	}
-	rec.Value, ok = readPayload(r, vm, vp, kind, []string{"kind"})
+	rec.Value, ok = readPayload(r, &vm, vp, kind, []string{"kind"})
 	return rec, good && ok
 }
 
@@ -396,7 +396,7 @@ func ReadEntries(r *yamldoc.Reader, n *yaml.Node, path string, now time.Time) ([
 	for i, it := range items {
 		p := yamldoc.Index(path, i)
 		m := r.Map(it, p, false)
-		rec, ok := readEntry(r, m, p, now)
+		rec, ok := readEntry(r, &m, p, now)
 		if ok {
 			out = append(out, rec)
 			at = append(at, Entry{File: r.File, Path: p, KindPos: yamldoc.PosOf(m.Get("kind"))})
