@@ -23,7 +23,10 @@ func boundAndClamp(root *yaml.Node, limit, lines int) *yaml.Node {
 	if root == nil {
 		return nil
 	}
-	stack := []frame{{root, 0}}
+	// Most documents nest a few levels and hold a few dozen nodes open at
+	// once: the first ones wait in an array on this function's stack.
+	var first [64]frame
+	stack := append(first[:0], frame{root, 0})
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -440,3 +440,12 @@ func TestMapCostsNoAllocation(t *testing.T) {
 		t.Errorf("diagnostics %v", diags)
 	}
 }
+
+// TestBoundWalkCostsNoAllocation: the depth bound walks an ordinary
+// document without allocating (every document the hook reads is walked).
+func TestBoundWalkCostsNoAllocation(t *testing.T) {
+	doc, _ := Parse("f.yaml", []byte("states:\n  a: {transitions: [{to: b, when: {all: [x, y]}}]}\n  b: {terminal: true}\n"))
+	if n := testing.AllocsPerRun(20, func() { boundAndClamp(doc.Root, MaxDepth, -1) }); n != 0 {
+		t.Errorf("walking a small document: %v allocations, want 0", n)
+	}
+}
