@@ -111,6 +111,38 @@ func TestScenarioRefusals(t *testing.T) {
 	}
 }
 
+// TestScenarioFindingsTyped: a review in a scenario, at the top and in an
+// on_entry visit, has typed findings (engine.md §6.3): `blocking: "yes"`,
+// `1` or null counted as not blocking, so the simulated review was
+// approved; each is refused at the value, and so is a finding without a
+// severity or a summary. A finding as the spec writes it is admitted.
+func TestScenarioFindingsTyped(t *testing.T) {
+	review := func(finding string) string {
+		return "{kind: review, observed_at: 2023-11-13, subject: change, reviewer: {reviewer: human}, disposition: approved, findings: [" +
+			finding + "], producer: {producer: verifier, verifier: human-review}}"
+	}
+	for _, c := range []struct{ finding, path, msg string }{
+		{`{severity: high, summary: s, blocking: "yes"}`, "findings[0].blocking", "`blocking` must be a boolean, found a string"},
+		{"{severity: high, summary: s, blocking: 1}", "findings[0].blocking", "`blocking` must be a boolean, found an integer"},
+		{"{severity: high, summary: s, blocking: null}", "findings[0].blocking", "`blocking` must be a boolean, found null"},
+		{"{summary: s, blocking: true}", "findings[0]", "the required key `severity` is missing"},
+	} {
+		for _, sc := range []struct{ src, path string }{
+			{"format: aep.scenario/1\nnow: 2023-11-14\nevidence:\n  - " + review(c.finding) + "\n", "evidence[0]."},
+			{"format: aep.scenario/1\nnow: 2023-11-14\non_entry:\n  check:\n    - evidence:\n        - " + review(c.finding) + "\n", "on_entry.check[0].evidence[0]."},
+		} {
+			got, ds := ReadScenarios([]ScenarioFile{{"x.yaml", []byte(sc.src)}}, gate(t), time.Now())
+			if got != nil || len(ds) != 1 || ds[0].Path != sc.path+c.path || ds[0].Message != c.msg || ds[0].File != "x.yaml" || ds[0].Pos.Line == 0 {
+				t.Errorf("%s\nadmitted %v, want %s at %s: %v", sc.src, got != nil, c.msg, sc.path+c.path, ds)
+			}
+		}
+	}
+	src := "format: aep.scenario/1\nnow: 2023-11-14\nevidence:\n  - " + review(`{severity: high, summary: s, location: "a.go:3", blocking: true}`) + "\n"
+	if sc, ds := ReadScenarios([]ScenarioFile{{"x.yaml", []byte(src)}}, gate(t), time.Now()); ds.HasErrors() || len(sc.Evidence) != 1 {
+		t.Errorf("a finding as the spec writes it refused: %v", ds)
+	}
+}
+
 // FuzzReadScenarios feeds arbitrary bytes to the scenario reader: it must
 // never panic, and a scenario it accepts must simulate to an outcome.
 func FuzzReadScenarios(f *testing.F) {
@@ -119,6 +151,7 @@ func FuzzReadScenarios(f *testing.F) {
 	f.Add([]byte("format: aep.scenario/1\non_entry:\n  check:\n    - evidence: []\n"))
 	f.Add([]byte("format: aep.scenario/1\nfacts: {a: 1}\n"))
 	f.Add([]byte("format: aep.scenario/1\nfacts: {a.b: 9223372036854775807, c.d: 1e400, e: .nan}\n"))
+	f.Add([]byte("format: aep.scenario/1\nevidence:\n  - {kind: review, observed_at: 2023-11-13, subject: s, reviewer: {reviewer: human}, disposition: approved, findings: [{severity: high, summary: s, blocking: \"yes\"}, {summary: ~, blocking: true}, null], producer: {producer: human, id: a}}\n"))
 	w := gate(f)
 	tr, _ := chainlessTree(w)
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -422,7 +422,9 @@ func (a *analyzer) evidenceSource(s *synth, path string, m *rowMatch, v predicat
 		case "blocking_findings":
 			var fs []any
 			for i := 0; i < int(min(num(), maxSynthesised)); i++ {
-				fs = append(fs, map[string]any{"blocking": true, "summary": "x"})
+				// A finding has a severity and a summary (engine.md §6.3);
+				// without them the engine refuses the witness's record.
+				fs = append(fs, map[string]any{"blocking": true, "severity": "high", "summary": "x"})
 			}
 			r.fields["findings"] = fs
 		}

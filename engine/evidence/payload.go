@@ -15,12 +15,14 @@ import (
 type fieldType int
 
 const (
-	tUint   fieldType = iota // a non-negative integer
-	tNumber                  // any finite number
-	tString                  // a string
-	tBool                    // a boolean
-	tList                    // a list of strings
-	tAny                     // any value (kept opaque)
+	tUint     fieldType = iota // a non-negative integer
+	tNumber                    // any finite number
+	tString                    // a string
+	tBool                      // a boolean
+	tList                      // a list of strings
+	tSeq                       // a list of any values (its length is read)
+	tFindings                  // a list of review findings (readFinding)
+	tAny                       // any value (kept opaque)
 )
 
 // field declares one payload key: its type, whether it is required, its
@@ -42,7 +44,11 @@ type schema struct {
 
 // schemas are the closed payload key sets of engine.md §6.3. Kinds absent
 // from it (review_outcome, ess_conformance_v2, ess_conformance_coverage_v1)
-// carry opaque payloads. The table is written out literally, with no
+// carry opaque payloads. A key the engine derives a fact from is typed;
+// tAny is left to keys no fact reads (counterexamples, a trace record's
+// lists) and to the actors (reviewer, approver), whose every value but a
+// mapping naming `human` reads as not a person, which can only fail a
+// check. The table is written out literally, with no
 // helper calls and no map, so the linker lays it out as data: every
 // process that links this package (the transition hook among them) would
 // otherwise build it at start-up.
@@ -53,8 +59,8 @@ var schemas = []schema{
 	{"property_test_result", []field{{key: "property", typ: tString, required: true}, {key: "cases", typ: tUint, def: 0.0}, {key: "seed", typ: tString}, {key: "status", typ: tString, required: true, enum: statuses}, {key: "counterexamples", typ: tAny}}},
 	{"diff", []field{{key: "files_changed", typ: tUint, def: 0.0}, {key: "lines_added", typ: tUint, def: 0.0}, {key: "lines_removed", typ: tUint, def: 0.0}, {key: "revision_before", typ: tString}, {key: "revision_after", typ: tString}, {key: "paths", typ: tList}}},
 	{"verification", []field{{key: "claim", typ: tString, required: true}, {key: "verifier", typ: tString, required: true}, {key: "status", typ: tString, required: true, enum: statuses}, {key: "subject", typ: tString}, {key: "counterexamples", typ: tAny}}},
-	{"specification", []field{{key: "artifact", typ: tString}, {key: "satisfied", typ: tBool, required: true}, {key: "requirements_total", typ: tUint}, {key: "requirements_satisfied", typ: tUint}, {key: "unsatisfied", typ: tAny}}},
-	{"review", []field{{key: "subject", typ: tString, required: true}, {key: "subject_kind", typ: tString}, {key: "reviewer", typ: tAny, required: true}, {key: "disposition", typ: tString, required: true, enum: []string{"approved", "changes_requested", "rejected"}}, {key: "findings", typ: tAny}, {key: "reviewed_version", typ: tString}, {key: "reviewed_revision", typ: tString}}},
+	{"specification", []field{{key: "artifact", typ: tString}, {key: "satisfied", typ: tBool, required: true}, {key: "requirements_total", typ: tUint}, {key: "requirements_satisfied", typ: tUint}, {key: "unsatisfied", typ: tSeq}}},
+	{"review", []field{{key: "subject", typ: tString, required: true}, {key: "subject_kind", typ: tString}, {key: "reviewer", typ: tAny, required: true}, {key: "disposition", typ: tString, required: true, enum: []string{"approved", "changes_requested", "rejected"}}, {key: "findings", typ: tFindings}, {key: "reviewed_version", typ: tString}, {key: "reviewed_revision", typ: tString}}},
 	{"approval", []field{{key: "approval", typ: tString, required: true}, {key: "approver", typ: tAny, required: true}, {key: "decision", typ: tString, required: true, enum: []string{"granted", "denied"}}, {key: "subject", typ: tString}, {key: "note", typ: tString}}},
 	{"artifact", []field{{key: "artifact", typ: tString, required: true}, {key: "artifact_kind", typ: tString, required: true}, {key: "observation", typ: tString, required: true}, {key: "holds", typ: tBool, def: true}, {key: "detail", typ: tString}}},
 	{"trace_conformance", []field{{key: "specification", typ: tString, required: true}, {key: "spec_digest", typ: tString, required: true}, {key: "transcript_digest", typ: tString, required: true}, {key: "status", typ: tString, required: true, enum: []string{"passed", "failed", "inconclusive"}}, {key: "expectations_total", typ: tUint, required: true}, {key: "expectations_gapped", typ: tUint, required: true}, {key: "expectations_unknown", typ: tUint, required: true}, {key: "advisory_overrides", typ: tAny}, {key: "adapter", typ: tAny}, {key: "gapped_expectations", typ: tAny}}},
@@ -210,6 +216,23 @@ func checkField(r *yamldoc.Reader, n *yaml.Node, path string, f field, kind stri
 			r.WrongType(n, path, "a boolean")
 			return nil, false
 		}
+	case tSeq:
+		if n.Kind != yaml.SequenceNode {
+			r.WrongType(n, path, "a list")
+			return nil, false
+		}
+	case tFindings:
+		if n.Kind != yaml.SequenceNode {
+			r.WrongType(n, path, "a list of findings")
+			return nil, false
+		}
+		ok := true
+		for i, item := range n.Content {
+			ok = readFinding(r, item, yamldoc.Index(path, i)) && ok
+		}
+		if !ok {
+			return nil, false
+		}
 	case tList:
 		list, isList := v.([]Any)
 		if !isList {
@@ -224,6 +247,43 @@ func checkField(r *yamldoc.Reader, n *yaml.Node, path string, f field, kind stri
 		}
 	}
 	return v, true
+}
+
+// findingKeys are the keys of a review finding (engine.md §6.3
+// `{severity, summary, location?, blocking=false}`), required first.
+var findingKeys = []string{"severity", "summary", "location", "blocking"}
+
+// readFinding checks one review finding at path: a mapping with the
+// strings `severity` and `summary`, an optional string `location` and an
+// optional boolean `blocking`, and no other key (unknown_field, as for a
+// payload key). Null is refused wherever a value is typed: `blocking:
+// null`, `"yes"` or `1` read as not blocking, and the review as approved.
+// The finding is kept as written: an absent `blocking` is false to
+// BlockingFindings, and a snapshot re-encodes to the bytes it was read
+// from.
+func readFinding(r *yamldoc.Reader, n *yaml.Node, path string) bool {
+	m := r.Map(n, path, false)
+	if m.Node() == nil {
+		return false
+	}
+	errs := len(*r.Diags)
+	for i, k := range findingKeys {
+		var v *yaml.Node
+		if i < 2 {
+			v = m.Require(k)
+		} else {
+			v = m.Get(k)
+		}
+		switch {
+		case v == nil:
+		case k == "blocking":
+			r.Bool(v, yamldoc.Key(path, k))
+		default:
+			r.String(v, yamldoc.Key(path, k))
+		}
+	}
+	m.Done()
+	return !(*r.Diags)[errs:].HasErrors()
 }
 
 // writePayload writes p as canonical JSON: `kind` first, then the schema's

@@ -179,7 +179,9 @@ func actorClass(v Any, key string) string {
 	return ""
 }
 
-// BlockingFindings counts a review's findings marked `blocking: true`.
+// BlockingFindings counts a review's findings marked `blocking: true`. The
+// reader admits no other `blocking` than true, false or absent
+// (readFinding), so a finding not counted here does not block.
 func BlockingFindings(p Payload) int {
 	list, _ := p.Fields["findings"].([]Any)
 	n := 0
