@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/aepflow/aepflow/internal/shquote"
 )
 
 // IndexName is the file name of a directory's index (§9).
@@ -65,7 +67,7 @@ func Index(entries []Entry, command string) []byte {
 // becomes the placeholder `ROOT` or `DIR`, so that no absolute path enters
 // a document; so does one no shell quoting can keep on one line (it holds a
 // control character or a backtick). Any other argument holding characters
-// a shell would split on is single-quoted.
+// a shell would split on is single-quoted (shquote.Arg).
 func RegenerateCommand(root, out string) string {
 	cmd := "aepflow instruct"
 	if root != "." {
@@ -80,8 +82,5 @@ func commandArg(arg, placeholder string) string {
 	if filepath.IsAbs(arg) || strings.HasPrefix(arg, "/") || strings.ContainsFunc(arg, func(r rune) bool { return r < ' ' || r == 0x7f || r == '`' }) {
 		return placeholder
 	}
-	if arg != "" && strings.Trim(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-+,=:@") == "" {
-		return arg
-	}
-	return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'"
+	return shquote.Arg(arg)
 }

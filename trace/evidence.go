@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/aepflow/aepflow/internal/shquote"
 )
 
 // EvidenceKind is the kind of the record `evidence` mints.
@@ -64,7 +66,9 @@ var (
 )
 
 // NewEvidence mints the record of a report. specPath and transcriptPath are
-// the inputs as the user gave them; observedAt is epoch milliseconds.
+// the inputs as the user gave them, kept so in the provenance's inputs and
+// quoted for a POSIX shell in its command (shquote); observedAt is epoch
+// milliseconds.
 func NewEvidence(r *Report, specPath, transcriptPath string, observedAt int64) (*Evidence, error) {
 	if !specDigestRe().MatchString(r.SpecDigest) {
 		return nil, fmt.Errorf("spec digest `%s` is not 16 to 64 lowercase hex", r.SpecDigest)
@@ -79,10 +83,14 @@ func NewEvidence(r *Report, specPath, transcriptPath string, observedAt int64) (
 			gapped = append(gapped, row.ID)
 		}
 	}
-	cmd := "aepflow trace evidence --spec " + specPath + " --transcript " + transcriptPath
+	// The command trace.md §7 writes, each argument quoted for a POSIX
+	// shell when it needs it: a path with a space, a quote or a `$` was
+	// joined as it is, and the command did not run what minted the record.
+	args := []string{"aepflow", "trace", "evidence", "--spec", specPath, "--transcript", transcriptPath}
 	for _, id := range r.AdvisoryOverrides {
-		cmd += " --advisory " + id
+		args = append(args, "--advisory", id)
 	}
+	cmd := shquote.Join(args...)
 	adapter := r.Adapter.Name
 	if len(r.Adapter.WrittenAgainst) > 0 {
 		adapter += " (written against " + strings.Join(r.Adapter.WrittenAgainst, ", ") + ")"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -207,5 +208,44 @@ func TestAdvisoryRepeatedOnce(t *testing.T) {
 	}
 	if err := ValidateAdvisory(spec, []string{"nope", "a", "nope"}); err == nil || err.Error() != "specification `t` declares no expectation `nope`" {
 		t.Errorf("an unknown id given twice: %v", err)
+	}
+}
+
+// TestProvenanceCommandQuoted: the provenance command of a record is a
+// command line a POSIX shell runs as the one that minted it. The paths were
+// joined as they are, so `my specs/it's $HOME.yaml` split into words, left
+// a quote open and expanded $HOME. Each argument is quoted when it needs
+// it, and only then; the inputs stay as given.
+func TestProvenanceCommandQuoted(t *testing.T) {
+	spec := mustSpec(t, []byte(okHeader+"- {id: a-1, expect: {turns: {count: {at_most: 0}}}}\n"))
+	ir := mustRead(t, []byte(`{"type":"result","subtype":"success","num_turns":1}`+"\n"))
+	r, err := Check(spec, ir, CheckOptions{Advisory: []string{"a-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	specPath, transcriptPath := "my specs/it's $HOME.trace.yaml", "runs/run-1.jsonl"
+	rec, err := NewEvidence(r, specPath, transcriptPath, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `aepflow trace evidence --spec 'my specs/it'\''s $HOME.trace.yaml' --transcript runs/run-1.jsonl --advisory a-1`
+	if rec.Provenance.Command != want {
+		t.Errorf("command\n got %s\nwant %s", rec.Provenance.Command, want)
+	}
+	if !slices.Equal(rec.Provenance.Inputs, []string{specPath, transcriptPath}) {
+		t.Errorf("inputs %q", rec.Provenance.Inputs)
+	}
+	// A shell reads the command back into the arguments it was built from.
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	out, err := exec.Command(sh, "-c", `printf '%s\n' `+strings.TrimPrefix(rec.Provenance.Command, "aepflow ")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"trace", "evidence", "--spec", specPath, "--transcript", transcriptPath, "--advisory", "a-1"}
+	if got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n"); !slices.Equal(got, args) {
+		t.Errorf("sh reads %q, want %q", got, args)
 	}
 }
