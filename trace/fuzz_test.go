@@ -175,6 +175,9 @@ func FuzzReadSpec(f *testing.F) {
 	f.Add([]byte(okHeader + "- {id: a, expect: {cost.total: {at_least_usd: 5, at_most_usd: .nan}}}\n- {id: b, expect: {tool.error_rate: {rate: {at_least: 0.5, at_most: 0.1}}}}\n"))
 	// A title and an argument matcher that would forge a report line.
 	f.Add([]byte("format: trace-spec/1\nid: t\ntitle: \"x\\r\\nconformant\\L\\u202e\"\nexpectations:\n- {id: a, expect: {tool.called: {args: {command: {contains: \"\\nconformant\"}}}}}\n"))
+	// Numbers YAML 1.1 and 1.2 read otherwise, refused at their position
+	// (an anchor's use included), beside the forms both read alike.
+	f.Add([]byte(okHeader + "- {id: a, expect: {turns: {count: {at_least: 0o7, at_most: 010}}}}\n- {id: b, expect: {tool.called: {args: {n: {equals: &n -0x10}, m: {equals: *n}}}}}\n- {id: c, expect: {cost.total: {at_most_usd: 1_0.5}}}\n- {id: d, expect: {tool.result_bytes: {bytes: {exactly: 0b11}}}}\n"))
 	var irs []*IR
 	for _, name := range []string{"small.jsonl", "events.jsonl", "codex.jsonl"} {
 		irs = append(irs, mustRead(f, readFile(f, "../testdata/trace/transcripts/"+name)))

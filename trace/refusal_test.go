@@ -315,3 +315,54 @@ func TestLineDecoder(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecNumbersInOneReading: a number written in a form YAML 1.1 and
+// YAML 1.2 read otherwise is TRACE-SPEC-002 at its line and column, as an
+// AEP document refuses it (yamldoc.AmbiguousNumber): yaml.v3 read `at_most:
+// 010` as 8 where trace.md §3.2's YAML 1.2 reads 10, and `3_0` as 30 where
+// YAML 1.2 reads the text `3_0`. The forms both read alike are kept.
+func TestSpecNumbersInOneReading(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"- {id: a, expect: {turns: {count: {at_most: 010}}}}\n",
+			"line 4, column 45: `010` starts with a 0, which YAML 1.1 reads as octal and YAML 1.2 as decimal; write the number in decimal (without a leading zero), or quote it if it is text"},
+		{"- {id: a, expect: {turns: {count: {at_least: 3_0}}}}\n",
+			"line 4, column 46: `3_0` holds `_`, which YAML 1.1 skips in a number and YAML 1.2 reads as text; write the number in decimal (without a leading zero), or quote it if it is text"},
+		{"- id: a\n  expect:\n    tool.result_bytes:\n      bytes: {at_most: 0b11}\n",
+			"line 7, column 24: `0b11` is a number in YAML 1.1 and text in YAML 1.2; write the number in decimal (without a leading zero), or quote it if it is text"},
+		{"- {id: a, expect: {tool.called: {args: {n: {equals: -0x10}}}}}\n",
+			"line 4, column 53: `-0x10` is a number in YAML 1.1 and text in YAML 1.2; write the number in decimal (without a leading zero), or quote it if it is text"},
+		{"- {id: a, expect: {cost.total: {at_most_usd: 0_1.5}}}\n",
+			"line 4, column 46: `0_1.5` holds `_`, which YAML 1.1 skips in a number and YAML 1.2 reads as text; write the number in decimal (without a leading zero), or quote it if it is text"},
+	} {
+		spec, refusals := ReadSpec([]byte(okHeader + c.doc))
+		if spec != nil || len(refusals) != 1 {
+			t.Errorf("%s: spec %v, refusals %v", c.doc, spec != nil, refusals)
+			continue
+		}
+		if d := refusals[0]; d.Code != CodeSpecShape || d.Path != "document" || d.Message != c.want {
+			t.Errorf("%s: %s\nwant TRACE-SPEC-002 at document: %s", c.doc, FormatRefusal(d), c.want)
+		}
+	}
+	// JSON takes the same path: `010` is no JSON number, and yaml.v3 read it as 8.
+	if _, refusals := ReadSpec([]byte(`{"format":"trace-spec/1","id":"t","expectations":[{"id":"a","expect":{"turns":{"count":{"at_most":010}}}}]}`)); len(refusals) != 1 || !strings.HasPrefix(refusals[0].Message, "line 1, column 99: `010` starts with a 0") {
+		t.Errorf("JSON: %v", refusals)
+	}
+	// Decimal, 0o, 0x, floats and a quoted `010` (a string) read alike.
+	for _, doc := range []string{
+		"- {id: a, expect: {turns: {count: {at_most: 10}}}}\n",
+		"- {id: a, expect: {turns: {count: {at_most: 0o12}}}}\n",
+		"- {id: a, expect: {turns: {count: {at_most: 0xA}}}}\n",
+		"- {id: a, expect: {turns: {count: {at_most: 0}}}}\n",
+		"- {id: a, expect: {cost.total: {at_most_usd: 0.5}}}\n",
+		"- {id: a, expect: {cost.total: {at_most_usd: 1e1}}}\n",
+		"- {id: a, expect: {tool.called: {args: {n: {equals: \"010\"}}}}}\n",
+	} {
+		if _, refusals := ReadSpec([]byte(okHeader + doc)); len(refusals) != 0 {
+			t.Errorf("%s: %v", doc, refusals)
+		}
+	}
+	a, b := mustSpec(t, []byte(okHeader+"- {id: a, expect: {turns: {count: {at_most: 0xA}}}}\n")), mustSpec(t, []byte(okHeader+"- {id: a, expect: {turns: {count: {at_most: 10}}}}\n"))
+	if a.Digest != b.Digest {
+		t.Errorf("0xA and 10 digest apart")
+	}
+}

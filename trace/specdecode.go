@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/aepflow/aepflow/yamldoc"
 )
 
 // gmap is a decoded mapping that keeps its keys in document order, so the
@@ -123,7 +125,14 @@ func mappingValue(n *yaml.Node, budget *int64, depth int) (any, error) {
 	return m, nil
 }
 
+// scalarValue converts a scalar. A number written in a form YAML 1.1 and
+// YAML 1.2 read otherwise (`010`, `3_0`, `0b11`, `-0x10`) is refused at its
+// line and column, as yamldoc refuses it in an AEP document: yaml.v3 reads
+// `at_most: 010` as 8, trace.md §3.2's YAML 1.2 as 10.
 func scalarValue(n *yaml.Node) (any, error) {
+	if why, ambiguous := yamldoc.AmbiguousNumber(n); ambiguous {
+		return nil, fmt.Errorf("line %d, column %d: %s; %s", n.Line, n.Column, why, yamldoc.AmbiguousNumberHint)
+	}
 	switch n.ShortTag() {
 	case "!!null":
 		return nil, nil

@@ -1,6 +1,7 @@
 package yamldoc
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
@@ -71,28 +72,43 @@ func (d *Document) checkTree(n *yaml.Node, diags *diag.List) {
 
 // checkNumber refuses a number written in a form yaml.v3 reads otherwise
 // than YAML 1.2's core schema, the one AEP documents are read by (engine.md
-// §1.1, "YAML"): a leading zero (`010`: octal 8 to yaml.v3, as in YAML 1.1;
-// decimal 10 in YAML 1.2; `08` a float), `_` between digits (`3_0`: 30 to
-// yaml.v3, text in YAML 1.2), a binary `0b11`, a signed or upper-case hex
-// or octal (`-0x10`, `0X10`: numbers to yaml.v3, text in YAML 1.2). Either
-// reading could be the author's, so neither is taken (docs/decisions.md).
-// The decimal, `0o17` and `0x1F` forms and YAML 1.2's floats read alike.
+// §1.1, "YAML"), as AmbiguousNumber finds it.
 func (d *Document) checkNumber(n *yaml.Node, diags *diag.List) {
+	if why, ambiguous := AmbiguousNumber(n); ambiguous {
+		diags.Add(diag.Errorf(CodeInvalidValue, "%s", why).At(d.File, PosOf(n)).WithHint(AmbiguousNumberHint))
+	}
+}
+
+// AmbiguousNumberHint is what to do about a number AmbiguousNumber finds.
+const AmbiguousNumberHint = "write the number in decimal (without a leading zero), or quote it if it is text"
+
+// AmbiguousNumber reports whether n, a scalar yaml.v3 reads as a number
+// (tagged `!!int` or `!!float`), is written in a form yaml.v3 reads
+// otherwise than YAML 1.2's core schema, and says why in a sentence that
+// quotes the number: a leading zero (`010`: octal 8 to yaml.v3, as in YAML
+// 1.1; decimal 10 in YAML 1.2; `08` a float), `_` between digits (`3_0`: 30
+// to yaml.v3, text in YAML 1.2), a binary `0b11`, a signed or upper-case
+// hex or octal (`-0x10`, `0X10`: numbers to yaml.v3, text in YAML 1.2).
+// Either reading could be the author's, so every reader of YAML the
+// project owns refuses both (docs/decisions.md): yamldoc for AEP
+// documents, trace for trace specifications. The decimal, `0o17` and
+// `0x1F` forms and YAML 1.2's floats read alike and are not reported, nor
+// is any other node.
+func AmbiguousNumber(n *yaml.Node) (string, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
+		return "", false
+	}
 	v := n.Value
 	digits := strings.TrimLeft(v, "+-")
-	var msg string
 	switch {
 	case isCoreNumber(v):
-		return
+		return "", false
 	case strings.Contains(v, "_"):
-		msg = "`%s` holds `_`, which YAML 1.1 skips in a number and YAML 1.2 reads as text"
+		return fmt.Sprintf("`%s` holds `_`, which YAML 1.1 skips in a number and YAML 1.2 reads as text", v), true
 	case len(digits) > 1 && digits[0] == '0' && digits[1] >= '0' && digits[1] <= '9' && !strings.ContainsAny(digits, ".eE"):
-		msg = "`%s` starts with a 0, which YAML 1.1 reads as octal and YAML 1.2 as decimal"
-	default:
-		msg = "`%s` is a number in YAML 1.1 and text in YAML 1.2"
+		return fmt.Sprintf("`%s` starts with a 0, which YAML 1.1 reads as octal and YAML 1.2 as decimal", v), true
 	}
-	diags.Add(diag.Errorf(CodeInvalidValue, msg, v).At(d.File, PosOf(n)).
-		WithHint("write the number in decimal (without a leading zero), or quote it if it is text"))
+	return fmt.Sprintf("`%s` is a number in YAML 1.1 and text in YAML 1.2", v), true
 }
 
 // isCoreNumber reports whether lit is an integer or a float of YAML 1.2's
