@@ -20,8 +20,8 @@ import (
 // This file holds the one way commands read the files they are given and
 // write the files they are asked for (docs/security.md):
 //
-//   - readInput and openInput read a file argument or flag through package
-//     fsio (regular files only, bounded before a byte is read); the path `-`
+//   - readInput reads a file argument or flag through package fsio
+//     (regular files only, bounded before a byte is read); the path `-`
 //     reads standard input, with the same bound, at most once per command.
 //   - noteInputs records the files a command read some other way (a
 //     document tree), so that no output lands on one of them.
@@ -163,8 +163,8 @@ const stdinPauseAnnotation = "aepflow-stdin-pause"
 // open and silent, or a terminal, is refused after it (docs/security.md).
 var maxStdinPause = 60 * time.Second
 
-// boundsStdinPause marks cmd's reads of `-` (readInput, openInput,
-// stdinOf) as bounded by maxStdinPause.
+// boundsStdinPause marks cmd's reads of `-` (readInput, stdinOf) as
+// bounded by maxStdinPause.
 func boundsStdinPause(cmd *cobra.Command) {
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
@@ -239,20 +239,6 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 }
 
 func (l *limitedReader) Close() error { return nil }
-
-// openInput opens the file path names for streaming, as readInput reads
-// it: standard input for `-` (claimed for what), else the regular file at
-// path. Reads past limit bytes fail with a KindTooLarge *fsio.Error.
-func openInput(cmd *cobra.Command, what, path string, limit int64) (io.ReadCloser, error) {
-	if path == stdio {
-		if err := takeStdin(cmd, what); err != nil {
-			return nil, err
-		}
-		return &limitedReader{r: stdinOf(cmd), name: stdinName, limit: limit}, nil
-	}
-	noteInputs(cmd, path)
-	return fsio.Open(path, limit)
-}
 
 // noteInputs records paths the command read without readInput (the files
 // of a document tree), so that writeOutput refuses to write onto them.
