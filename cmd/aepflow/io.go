@@ -151,56 +151,61 @@ func takeStdin(cmd *cobra.Command, what string) error {
 	return nil
 }
 
-// stdinPauseAnnotation marks a command whose reads of `-` are bounded in
-// time (boundsStdinPause).
-const stdinPauseAnnotation = "aepflow-stdin-pause"
+// maxStdinWait bounds, in total, every read of `-` but a transcript's: a
+// document (a workflow, a step map, a task, evidence, a snapshot, a flow
+// document, a trace specification) of at most a few MiB, which a
+// producer sends in well under the bound. A pipe left open, a terminal, or
+// a producer that drips a byte at a time is refused once it has not ended
+// within it (docs/decisions.md, docs/security.md). A variable so that tests
+// can make it short.
+var maxStdinWait = 60 * time.Second
 
 // maxStdinPause is the longest standard input may send nothing, between
-// two reads, for a command marked by boundsStdinPause; a variable so that
+// two reads, when it holds a transcript (stdinStream); a variable so that
 // tests can make it short. It bounds the pause, not the whole read: a
 // transcript of hundreds of megabytes piped in from a decompressor or over
 // a network keeps sending and takes as long as it takes, while a pipe left
 // open and silent, or a terminal, is refused after it (docs/security.md).
 var maxStdinPause = 60 * time.Second
 
-// boundsStdinPause marks cmd's reads of `-` (readInput, stdinOf) as
-// bounded by maxStdinPause.
-func boundsStdinPause(cmd *cobra.Command) {
-	if cmd.Annotations == nil {
-		cmd.Annotations = map[string]string{}
-	}
-	cmd.Annotations[stdinPauseAnnotation] = "true"
-}
-
-// stdinOf returns standard input as a read of `-` by cmd reads it: for a
-// command marked by boundsStdinPause, every read that waits longer than
-// maxStdinPause fails with an *fsio.Error naming <stdin> (deadline.Reader).
+// stdinOf returns standard input as every read of `-` reads it: bounded
+// in total by maxStdinWait, from the first read (deadline.ReaderWithin);
+// past it every read fails with an *fsio.Error naming <stdin>. It is the
+// default: nothing in cmd/aepflow reads cmd.InOrStdin for a `-` but
+// through it or stdinStream.
 func stdinOf(cmd *cobra.Command) io.Reader {
-	if cmd.Annotations[stdinPauseAnnotation] == "" {
-		return cmd.InOrStdin()
-	}
-	return &pausedReader{r: deadline.Reader(cmd.InOrStdin(), maxStdinPause), pause: maxStdinPause}
+	return &boundedStdin{r: deadline.ReaderWithin(cmd.InOrStdin(), maxStdinWait),
+		reason: fmt.Sprintf("it did not end within %v, the bound on reading a document from standard input (pipe a file that ends, or name it)", maxStdinWait)}
 }
 
-// pausedReader turns deadline.Reader's expiry into a refusal naming
-// standard input and the bound.
-type pausedReader struct {
-	r     io.Reader
-	pause time.Duration
+// stdinStream returns standard input for a transcript, which may be far
+// larger than a document: every read that waits longer than maxStdinPause
+// fails with an *fsio.Error naming <stdin> (deadline.Reader), however long
+// the whole read takes.
+func stdinStream(cmd *cobra.Command) io.Reader {
+	return &boundedStdin{r: deadline.Reader(cmd.InOrStdin(), maxStdinPause),
+		reason: fmt.Sprintf("nothing arrived for %v, the bound on a pause in standard input (pipe a file that ends, or name it)", maxStdinPause)}
 }
 
-func (p *pausedReader) Read(b []byte) (int, error) {
-	n, err := p.r.Read(b)
+// boundedStdin turns a deadline reader's expiry into a refusal naming
+// standard input and the bound (reason).
+type boundedStdin struct {
+	r      io.Reader
+	reason string
+}
+
+func (b *boundedStdin) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
 	if errors.Is(err, deadline.ErrExpired) {
-		err = &fsio.Error{Op: "read", Path: stdinName, Kind: fsio.KindIO,
-			Err: fmt.Errorf("nothing arrived for %v, the bound on a pause in standard input (pipe a file that ends, or name it)", p.pause)}
+		err = &fsio.Error{Op: "read", Path: stdinName, Kind: fsio.KindIO, Err: errors.New(b.reason)}
 	}
 	return n, err
 }
 
 // readInput returns the bytes of the file path names, at most limit of
 // them: standard input when path is `-` (claimed for what, which names the
-// flag in messages; read through stdinOf), else the regular file at path.
+// flag in messages; read through stdinOf, bounded in time), else the
+// regular file at path.
 // Every error names the input and is an *fsio.Error or a refusal of a
 // second `-`.
 func readInput(cmd *cobra.Command, what, path string, limit int64) ([]byte, error) {

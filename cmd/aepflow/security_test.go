@@ -45,6 +45,7 @@ func TestSecurityBounds(t *testing.T) {
 		"flow document nesting":                                              fmt.Sprintf("%d levels", flow.MaxDepth),
 		"the hook's stdin":                                                   size(transition.MaxStdin),
 		"the hook's stdin, until the writer closes it":                       fmt.Sprintf("%d s", int(transition.MaxStdinWait.Seconds())),
+		"standard input (every `-` but a transcript's), until it ends":       fmt.Sprintf("%d s in all (`maxStdinWait`), from the first read", int(maxStdinWait.Seconds())),
 		"the `--out` file `--check` compares with (`flow`, `render`; each file of `instruct --check`'s directory)": size(maxCheckedFile),
 		"a workflow laid out as SVG or PNG":         fmt.Sprintf("%d states, %d transitions", render.MaxLayoutStates, render.MaxLayoutTransitions),
 		"predicate nesting":                         fmt.Sprintf("%d levels", predicate.MaxDepth),

@@ -98,7 +98,6 @@ or unreadable, 2 on a malformed command line.`,
 	cmd.Flags().StringArrayVar(&transcripts, "transcript", nil, "transcript `FILE` or directory of *.jsonl to read (repeatable; - is standard input)")
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text or json")
 	readsStdin(cmd, "transcript")
-	boundsStdinPause(cmd)
 	completeFormats(cmd, "text", "json")
 	return cmd
 }
@@ -167,7 +166,6 @@ undecided, else 0.`,
 	cmd.Flags().BoolVar(&redact, "redact", false, "cite event indices and digests only, never transcript text")
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
 	readsStdin(cmd, "spec", "transcript")
-	boundsStdinPause(cmd)
 	completeFormats(cmd, "text", "json", "junit")
 	return cmd
 }
@@ -244,7 +242,6 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 	cmd.Flags().StringVar(&out, "out", "", "write the records to `FILE` instead of stdout (- is stdout)")
 	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
 	readsStdin(cmd, "spec", "transcript")
-	boundsStdinPause(cmd)
 	completeFormats(cmd, evidenceFormats...)
 	return cmd
 }
@@ -304,7 +301,7 @@ func expandTranscripts(cmd *cobra.Command, values []string) (*traceSet, error) {
 				return nil, exitWith(exitProblems, err)
 			}
 			set.add(v, stdinName, func() (io.ReadCloser, error) {
-				return &limitedReader{r: stdinOf(cmd), name: stdinName, limit: transcriptLimit}, nil
+				return &limitedReader{r: stdinStream(cmd), name: stdinName, limit: transcriptLimit}, nil
 			})
 			continue
 		}

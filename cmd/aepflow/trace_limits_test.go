@@ -94,7 +94,6 @@ func TestSecurityTraceBounds(t *testing.T) {
 		"a `{regex: …}` pattern":                fmt.Sprintf("%d RE2 instructions (`trace.MaxRegexInsts`); each distinct pattern compiled once per spec", trace.MaxRegexInsts),
 		"transcripts of one command line":       fmt.Sprintf("%d, named or in directories", suiteLimit),
 		"entries of a `--transcript` directory": fmt.Sprintf("%d, `*.jsonl` or not, read a batch at a time", dirEntryLimit),
-		"standard input (`--transcript -`, `--spec -`), between two reads": fmt.Sprintf("%d s without a byte (`maxStdinPause`); the whole read is not bounded in time", int(maxStdinPause.Seconds())),
 	} {
 		row, ok := rows[first]
 		if !ok {
@@ -102,6 +101,18 @@ func TestSecurityTraceBounds(t *testing.T) {
 			continue
 		}
 		if row[1] != want {
+			t.Errorf("row %q: the limit reads %q; the code says %q", first, row[1], want)
+		}
+	}
+	// Standard input: a transcript bounded by its pause, a spec in all,
+	// as every document read from `-`.
+	for first, want := range map[string]string{
+		"standard input (`--transcript -`), between two reads": fmt.Sprintf("%d s without a byte (`maxStdinPause`); the whole read is not bounded in time", int(maxStdinPause.Seconds())),
+		"standard input (`--spec -`), until it ends":           fmt.Sprintf("%d s in all (`maxStdinWait`), as every document's", int(maxStdinWait.Seconds())),
+	} {
+		if row, ok := rows[first]; !ok {
+			t.Errorf("docs/security.md has no trace row %q", first)
+		} else if row[1] != want {
 			t.Errorf("row %q: the limit reads %q; the code says %q", first, row[1], want)
 		}
 	}
@@ -189,15 +200,14 @@ func (d *dripReader) Read(p []byte) (int, error) {
 	return 1, nil
 }
 
-// TestTraceStdinPause: a transcript or a spec read from `-` that stops
-// sending without ending (a pipe left open, a terminal) is refused once it
-// has sent nothing for maxStdinPause (exit 1, naming standard input and
-// the bound); it hung for ever. The bound is on the pause, not the whole
-// read: a stdin that keeps sending, however slowly in all, is read.
+// TestTraceStdinPause: a transcript read from `-` that stops sending
+// without ending (a pipe left open, a terminal) is refused once it has sent
+// nothing for maxStdinPause (exit 1, naming standard input and the bound);
+// it hung for ever. The bound is on the pause, not the whole read: a stdin
+// that keeps sending, however slowly in all (longer than maxStdinWait), is
+// read. A spec is a document: its read is bounded in total (maxStdinWait).
 func TestTraceStdinPause(t *testing.T) {
-	old := maxStdinPause
-	maxStdinPause = 100 * time.Millisecond
-	t.Cleanup(func() { maxStdinPause = old })
+	withStdinBounds(t, 100*time.Millisecond, 100*time.Millisecond)
 	dir := t.TempDir()
 	transcript := filepath.Join(dir, "run.jsonl")
 	spec := filepath.Join(dir, "spec.yaml")
@@ -220,7 +230,8 @@ func TestTraceStdinPause(t *testing.T) {
 		{"a transcript in a suite", []string{"trace", "check", "--spec", spec, "--transcript", transcript, "--transcript", "-"},
 			func(*io.PipeWriter) {}, exitProblems, refusal},
 		{"a spec that never ends", []string{"trace", "evidence", "--spec", "-", "--transcript", transcript},
-			func(w *io.PipeWriter) { _, _ = w.Write([]byte(limitsSpec)) }, exitProblems, refusal},
+			func(w *io.PipeWriter) { _, _ = w.Write([]byte(limitsSpec)) }, exitProblems,
+			"aepflow: cannot read `<stdin>`: it did not end within 100ms, the bound on reading a document from standard input (pipe a file that ends, or name it)\n"},
 		{"a slow stdin that ends", []string{"trace", "check", "--spec", spec, "--transcript", "-"},
 			func(w *io.PipeWriter) {
 				_, _ = io.Copy(w, &dripReader{text: limitsTranscript[:40], pause: 10 * time.Millisecond})

@@ -1,7 +1,7 @@
 // Package deadline waits for a call that may never return, up to a bound:
-// the hook's read of stdin, the companion's layout and each read of a
-// stream that may pause for ever (Reader), none of which can be cancelled
-// once started.
+// the hook's read of stdin, the companion's layout, each read of a stream
+// that may pause for ever (Reader) and the whole read of a stream that may
+// never end (ReaderWithin), none of which can be cancelled once started.
 package deadline
 
 import (
@@ -67,11 +67,26 @@ func Reader(r io.Reader, idle time.Duration) io.Reader {
 	return &idleReader{r: r, idle: idle}
 }
 
+// ReaderWithin returns a reader of r that bounds the whole read: the clock
+// starts at the first Read, and every Read returns what r's Read returns,
+// or ErrExpired once total has passed since then. It suits a stream whose
+// size is small and known (a document of a few MiB arrives in well under
+// a second from any producer): a stream left open, silent or dripping a
+// byte at a time fails within total whatever it sends. After ErrExpired
+// every Read returns ErrExpired, as Reader's do.
+func ReaderWithin(r io.Reader, total time.Duration) io.Reader {
+	return &idleReader{r: r, idle: total, whole: true}
+}
+
 type idleReader struct {
 	r    io.Reader
 	idle time.Duration
-	buf  []byte
-	err  error
+	// whole makes idle the bound of the whole read, from the first Read
+	// (end), rather than of each Read.
+	whole bool
+	end   time.Time
+	buf   []byte
+	err   error
 }
 
 func (i *idleReader) Read(p []byte) (int, error) {
@@ -87,8 +102,19 @@ func (i *idleReader) Read(p []byte) (int, error) {
 	if cap(i.buf) < len(p) {
 		i.buf = make([]byte, len(p))
 	}
+	wait := i.idle
+	if i.whole {
+		now := time.Now()
+		if i.end.IsZero() {
+			i.end = now.Add(i.idle)
+		}
+		if wait = i.end.Sub(now); wait <= 0 {
+			i.err = ErrExpired
+			return 0, ErrExpired
+		}
+	}
 	buf := i.buf[:len(p)]
-	n, err := Call(i.idle, func() (int, error) { return i.r.Read(buf) })
+	n, err := Call(wait, func() (int, error) { return i.r.Read(buf) })
 	if errors.Is(err, ErrExpired) && n == 0 {
 		i.err, i.buf = ErrExpired, nil // the read in flight keeps buf
 		return 0, ErrExpired

@@ -82,3 +82,33 @@ func TestReader(t *testing.T) {
 		t.Errorf("a read after the bound passed: %d, %v", n, err)
 	}
 }
+
+// TestReaderWithin: the bound is on the whole read, from the first Read: a
+// stream that ends within it is read whole; one that keeps sending, each
+// byte well within the bound, but does not end within it fails with
+// ErrExpired, and so does every read after it; so does one left open.
+func TestReaderWithin(t *testing.T) {
+	fast := &slowReader{chunks: []string{"a", "b", "c"}, pause: time.Millisecond}
+	data, err := io.ReadAll(ReaderWithin(fast, time.Minute))
+	if string(data) != "abc" || err != nil {
+		t.Errorf("a stream that ends within the bound: %q, %v", data, err)
+	}
+	drip := &slowReader{chunks: []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}, pause: 20 * time.Millisecond}
+	start := time.Now()
+	r := ReaderWithin(drip, 90*time.Millisecond)
+	data, err = io.ReadAll(r)
+	if !errors.Is(err, ErrExpired) || len(data) == 0 || len(data) >= 10 {
+		t.Errorf("a drip longer than the bound in all: %q, %v", data, err)
+	}
+	if took := time.Since(start); took < 90*time.Millisecond || took > 10*time.Second {
+		t.Errorf("gave up after %v, not at the bound", took)
+	}
+	if n, err := r.Read(make([]byte, 8)); n != 0 || !errors.Is(err, ErrExpired) {
+		t.Errorf("a read after the bound passed: %d, %v", n, err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	if n, err := ReaderWithin(pr, 50*time.Millisecond).Read(make([]byte, 8)); n != 0 || !errors.Is(err, ErrExpired) {
+		t.Errorf("a pipe left open: %d, %v", n, err)
+	}
+}
