@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/internal/deadline"
@@ -38,7 +39,9 @@ type Outcome struct {
 	// Reason is the refusal's reason (Refuse only).
 	Reason string
 	// Message names the input that could not be used (Cannot only); it is
-	// one line.
+	// one line, its control characters, line breaks and bidirectional
+	// controls escaped (diag.EscapeText), since it quotes paths and flag
+	// values.
 	Message string
 }
 
@@ -69,7 +72,7 @@ func refuse(format string, args ...any) Outcome {
 }
 
 func cannot(format string, args ...any) Outcome {
-	return Outcome{Kind: Cannot, Message: diagline.Fold(fmt.Sprintf(format, args...))}
+	return Outcome{Kind: Cannot, Message: diag.EscapeText(fmt.Sprintf(format, args...))}
 }
 
 // Options are the verb's flags (engine.md §8.1) and its environment. An

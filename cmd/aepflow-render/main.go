@@ -40,6 +40,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/buildinfo"
 	"github.com/aepflow/aepflow/internal/deadline"
 	"github.com/aepflow/aepflow/internal/fsio"
@@ -78,6 +79,26 @@ var layout = graphviz.Render
 
 // run executes the command line args and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	code, err := render(args, stdin, stdout, stderr)
+	if err != nil {
+		printError(stderr, err)
+	}
+	return code
+}
+
+// printError prints err to stderr as the one line "aepflow-render: <err>",
+// with every control character, line break and bidirectional control of
+// its message escaped (diag.EscapeText), as aepflow prints its errors: a
+// message quotes paths and flag names from the command line, which could
+// otherwise end the line early, forge another or send the terminal an
+// escape. It is the one place the program prints an error.
+func printError(stderr io.Writer, err error) {
+	fmt.Fprintf(stderr, "aepflow-render: %s\n", diag.EscapeText(err.Error()))
+}
+
+// render runs the command line args and returns the exit code and the
+// error run prints, if any.
+func render(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("aepflow-render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "svg", "output format: svg or png")
@@ -105,56 +126,47 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		_, _ = stderr.Write(parseOut.Bytes())
-		return exitOK
+		return exitOK, nil
 	}
 	if repeated := once.Err(); repeated != nil {
-		fmt.Fprintf(stderr, "aepflow-render: %v\n", repeated)
-		return exitUsage
+		return exitUsage, repeated
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "aepflow-render: %s (see aepflow-render --help)\n", strings.Replace(err.Error(), "flag provided but not defined:", "unknown flag", 1))
-		return exitUsage
+		return exitUsage, fmt.Errorf("%s (see aepflow-render --help)", strings.Replace(err.Error(), "flag provided but not defined:", "unknown flag", 1))
 	}
 	if *showVersion {
 		if _, err := fmt.Fprintln(stdout, buildinfo.Read().Line("aepflow-render")); err != nil {
-			fmt.Fprintf(stderr, "aepflow-render: %v\n", stdoutError(err))
-			return exitFailed
+			return exitFailed, stdoutError(err)
 		}
-		return exitOK
+		return exitOK, nil
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "aepflow-render: unexpected argument %q; the DOT text comes on stdin\n", fs.Arg(0))
-		return exitUsage
+		return exitUsage, fmt.Errorf("unexpected argument %q; the DOT text comes on stdin", fs.Arg(0))
 	}
 	if !graphviz.Supported(*format) {
 		msg := fmt.Sprintf("unsupported format %q; want svg or png", *format)
 		if best, ok := suggest.Closest(*format, graphviz.Formats); ok {
 			msg += fmt.Sprintf("; did you mean %q?", best)
 		}
-		fmt.Fprintf(stderr, "aepflow-render: %s\n", msg)
-		return exitUsage
+		return exitUsage, errors.New(msg)
 	}
 	if byName := formatOfOut(*out); byName != "" && byName != *format {
 		if formatSet(fs) {
 			// aepflow's one wording of the contradiction.
-			fmt.Fprintf(stderr, "aepflow-render: --format %s contradicts --out %s, which names %s\n", *format, *out, byName)
-			return exitUsage
+			return exitUsage, fmt.Errorf("--format %s contradicts --out %s, which names %s", *format, *out, byName)
 		}
 		*format = byName
 	}
 	if *timeout <= 0 {
-		fmt.Fprintf(stderr, "aepflow-render: --timeout must be positive, not %v\n", *timeout)
-		return exitUsage
+		return exitUsage, fmt.Errorf("--timeout must be positive, not %v", *timeout)
 	}
 	dot, err := fsio.ReadAll(stdin, "stdin", graphviz.MaxInput)
 	if err != nil {
-		fmt.Fprintf(stderr, "aepflow-render: %v\n", err)
-		return exitFailed
+		return exitFailed, err
 	}
 	pic, err := layoutWithin(dot, *format, *timeout)
 	if err != nil {
-		fmt.Fprintf(stderr, "aepflow-render: %v\n", err)
-		return exitFailed
+		return exitFailed, err
 	}
 	if *out == "" || *out == "-" {
 		if _, err = stdout.Write(pic); err != nil {
@@ -164,10 +176,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = fsio.WriteFile(*out, pic, fsio.WriteOptions{Opened: stdinOpened(stdin)})
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "aepflow-render: %v\n", err)
-		return exitFailed
+		return exitFailed, err
 	}
-	return exitOK
+	return exitOK, nil
 }
 
 // stdinOpened is standard input as an input --out may not replace, when

@@ -219,3 +219,27 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version printed %q", out.String())
 	}
 }
+
+// TestErrorsEscaped: every error is one line, `aepflow-render: <err>`,
+// with the control characters, line breaks and bidirectional controls of
+// its message escaped (diag.EscapeText), as aepflow prints its own: a path
+// or a flag name from the command line printed its LF or ANSI escape as it
+// was, ending the line early or coloring the terminal.
+func TestErrorsEscaped(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "missing", "a\nforged\x1b[31m.svg")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--out", out}, exitFailed, "aepflow-render: cannot write `" + strings.NewReplacer("\n", `\x0a`, "\x1b", `\x1b`).Replace(out) + "`: no such file or directory\n"},
+		{[]string{"--format", "svg\u202e"}, exitUsage, "aepflow-render: unsupported format \"svg\\u202e\"; want svg or png; did you mean \"svg\"?\n"},
+		{[]string{"--out\nforged"}, exitUsage, "aepflow-render: unknown flag -out\\x0aforged (see aepflow-render --help)\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, strings.NewReader(dot), &stdout, &stderr)
+		if code != c.code || stderr.String() != c.want {
+			t.Errorf("%q: exit %d, want %d\nstderr: %q\nwant:   %q", c.args, code, c.code, stderr.String(), c.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/transition"
 )
@@ -358,14 +359,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := out.failed(); err != nil && code == exitOK {
 		// The command could not deliver what it printed, though it
 		// did not notice (help, completion): not "done".
-		fmt.Fprintf(stderr, "aepflow: %v\n", err)
+		printError(stderr, err)
 		return exitProblems
 	}
 	return code
 }
 
+// printError prints err to stderr as the one line "aepflow: <err>", with
+// every control character, line break and bidirectional control of its
+// message escaped (diag.EscapeText): an error quotes file names and flag
+// values from the command line, which could otherwise end the line early,
+// forge another or send the terminal an escape. It is the one place the
+// runner prints an error.
+func printError(stderr io.Writer, err error) {
+	fmt.Fprintf(stderr, "aepflow: %s\n", diag.EscapeText(err.Error()))
+}
+
 // execute runs the command tree root on args and returns the exit code,
-// printing the error (if any) to stderr as "aepflow: <err>".
+// printing the error (if any) to stderr as "aepflow: <err>" (printError).
 func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(withIOState(context.Background()))
@@ -381,14 +392,14 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "aepflow: %v\n", ee.err)
+			printError(stderr, ee.err)
 		}
 		return ee.code
 	}
 	// cobra's own errors (unknown command, bad arguments) are usage
 	// errors, but for a failed write (--version's); under drive, where
 	// exit 2 must carry a reason, they are "cannot answer".
-	fmt.Fprintf(stderr, "aepflow: %v\n", err)
+	printError(stderr, err)
 	var se *stdoutError
 	if errors.As(err, &se) {
 		return exitProblems

@@ -27,6 +27,7 @@ func FuzzParse(f *testing.F) {
 		"-x",
 		"---project=p",
 		"--map=a=b",
+		"--x\ny\x1b[31m\x00p",
 	} {
 		f.Add(seed)
 	}
@@ -36,7 +37,9 @@ func FuzzParse(f *testing.F) {
 		var version bool
 		_, err := parse(args, &opts, &version)
 		if err != nil {
-			if line := usageLine(err); !errors.Is(err, flag.ErrHelp) && strings.ContainsAny(line, "\r\n") {
+			var b strings.Builder
+			printLine(&b, err.Error())
+			if line := b.String(); !errors.Is(err, flag.ErrHelp) && strings.Count(line, "\n") != 1 || strings.ContainsAny(strings.TrimSuffix(line, "\n"), "\r\n\x1b") {
 				t.Errorf("parse(%q): a message of more than one line: %q", args, line)
 			}
 			return

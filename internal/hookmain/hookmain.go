@@ -24,8 +24,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/buildinfo"
-	"github.com/aepflow/aepflow/internal/diagline"
 	"github.com/aepflow/aepflow/internal/onceflag"
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/transition"
@@ -46,7 +46,7 @@ const exitCannot = 1
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "%s: internal error: %s\n", Name, diagline.Fold(fmt.Sprint(r)))
+			printLine(stderr, "internal error: "+fmt.Sprint(r))
 			code = exitCannot
 		}
 	}()
@@ -58,7 +58,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return exitCannot
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", Name, usageLine(err))
+		printLine(stderr, err.Error())
 		return exitCannot
 	}
 	if version {
@@ -69,18 +69,23 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	switch out.Kind {
 	case transition.Refuse:
 		if _, err := stdout.Write(out.Stdout()); err != nil {
-			fmt.Fprintf(stderr, "%s: %s\n", Name, usageLine(err))
+			printLine(stderr, err.Error())
 			return exitCannot
 		}
 	case transition.Cannot:
-		fmt.Fprintf(stderr, "%s: %s\n", Name, out.Message)
+		printLine(stderr, out.Message)
 	}
 	return out.ExitCode()
 }
 
-// usageLine is err's message on one line: a flag's name comes from the
-// command line and may hold a line break.
-func usageLine(err error) string { return diagline.Fold(err.Error()) }
+// printLine prints msg to stderr as the one line "aepflow-hook: <msg>",
+// with every control character, line break and bidirectional control
+// escaped (diag.EscapeText), as aepflow prints its errors: a message quotes
+// paths and flag names from the command line, which could otherwise end
+// the line early, forge another or send the terminal an escape.
+func printLine(stderr io.Writer, msg string) {
+	fmt.Fprintf(stderr, "%s: %s\n", Name, diag.EscapeText(msg))
+}
 
 // parse reads args into opts: the hook's flags only, each value checked
 // (transition.CheckValue), no positional argument; version is set by

@@ -56,7 +56,7 @@ func (panicking) Read([]byte) (int, error) { panic("boom\nsecond line") }
 func TestRunRecoversAPanic(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := Run([]string{"--project", "nowhere"}, panicking{}, &stdout, &stderr)
-	if code != 1 || stdout.Len() != 0 || stderr.String() != "aepflow-hook: internal error: boom second line\n" {
+	if code != 1 || stdout.Len() != 0 || stderr.String() != "aepflow-hook: internal error: boom\\x0asecond line\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and one line", code, stdout.String(), stderr.String())
 	}
 }
