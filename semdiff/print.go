@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/aepflow/aepflow/diag"
 )
 
 // WriteJSON writes the report as JSON: for two files the change set of
@@ -360,40 +361,37 @@ func show(v any) string {
 }
 
 // visible escapes every rune that would not show as itself on a terminal
-// or a web page: control characters, format characters (bidirectional
-// overrides among them), other non-printing spaces, invalid UTF-8.
+// or a web page. It is diag.EscapeText (the one escaping of aepflow's
+// printers: control characters, line and paragraph separators,
+// bidirectional controls, invalid UTF-8, in its forms `\x0a`, `\u202e`,
+// `\xff`) and, for what a diff needs beyond a line's safety, every other
+// rune that shows nothing though it changes a value: format characters
+// (U+200B, U+00AD, U+FEFF), spaces but U+0020 (U+00A0, U+3000), private-use
+// and unassigned code points, as `\u200b` or `\U000e0080`. A diag message
+// leaves those as they are (a title may join an emoji with U+200D); a
+// reviewer comparing `a` with `a\u200b` must see that they differ.
 func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if !shows(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	s = diag.EscapeText(s)
+	if !strings.ContainsFunc(s, hidden) {
 		return s
 	}
 	var b strings.Builder
-	for i, r := range s {
+	for _, r := range s {
 		switch {
-		case r == utf8.RuneError && isInvalid(s[i:]):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case shows(r):
+		case !hidden(r):
 			b.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		default:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
+			fmt.Fprintf(&b, `\u%04x`, r)
 		}
 	}
 	return b.String()
 }
 
-func shows(r rune) bool { return r != utf8.RuneError && (r == ' ' || unicode.IsPrint(r)) }
-
-func isInvalid(s string) bool {
-	r, n := utf8.DecodeRuneInString(s)
-	return r == utf8.RuneError && n <= 1
-}
+// hidden reports whether r shows nothing where it stands (after
+// diag.EscapeText, which leaves no control character or invalid byte).
+func hidden(r rune) bool { return r != ' ' && !unicode.IsPrint(r) }
 
 // codeSpan makes a Markdown code span of s: invisible characters (line
 // breaks among them) escaped as visible does, and a fence one backtick longer

@@ -10,12 +10,25 @@ import (
 	"github.com/aepflow/aepflow/workflow"
 )
 
+// TestVisible: diff escapes what diag.EscapeText escapes, in its forms
+// (`\x0a`, not `\n`: one escaping for every printer of aepflow), and also
+// the runes that show nothing though they change a value (format
+// characters, spaces but U+0020, unassigned and private-use code points):
+// a reviewer must see that `a\u200b` is not `a`.
 func TestVisible(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain text, é ü 漢字":   "plain text, é ü 漢字",
 		"esc\x1b[31mred":       `esc\x1b[31mred`,
 		"nul\x00":              `nul\x00`,
-		"tab\tnl\n":            `tab\tnl\n`,
+		"tab\tnl\n":            `tab\tnl\x0a`,
+		"cr\rlf\n\a\b\f\v":     `cr\x0dlf\x0a\x07\x08\x0c\x0b`,
+		"del\x7f":              `del\x7f`,
+		"ls\u2028ps\u2029":     `ls\u2028ps\u2029`,
+		"bom\ufeff soft\u00ad": `bom\ufeff soft\u00ad`,
+		"joiner\u200d":         `joiner\u200d`,
+		"ideographic\u3000":    `ideographic\u3000`,
+		"private\ue000":        `private\ue000`,
+		"unassigned\U000e0080": `unassigned\U000e0080`,
 		"rtl\u202eevil":        `rtl\u202eevil`,
 		"isolate\u2066x\u2069": `isolate\u2066x\u2069`,
 		"nbsp\u00a0":           `nbsp\u00a0`,
@@ -27,6 +40,9 @@ func TestVisible(t *testing.T) {
 		if got := visible(in); got != want {
 			t.Errorf("visible(%q) = %q, want %q", in, got, want)
 		}
+		if got := visible(want); got != want {
+			t.Errorf("visible is not idempotent: visible(%q) = %q", want, got)
+		}
 	}
 }
 
@@ -37,8 +53,8 @@ func TestCodeSpan(t *testing.T) {
 		"``x":       "``` ``x ```",
 		" lead":     "`  lead `",
 		"":          "` `",
-		"two\nline": "`two\\nline`",
-		"cr\r\nlf":  "`cr\\r\\nlf`",
+		"two\nline": "`two\\x0aline`",
+		"cr\r\nlf":  "`cr\\x0d\\x0alf`",
 		"\x1b":      "`\\x1b`",
 	} {
 		if got := codeSpan(in); got != want {
@@ -94,7 +110,7 @@ func TestTextShowsNothingInvisible(t *testing.T) {
 			t.Fatalf("text output holds %U at byte %d:\n%s", r, i, b.String())
 		}
 	}
-	if !strings.Contains(b.String(), `\x1b[31mred\u202eevil\nnext`) {
+	if !strings.Contains(b.String(), `\x1b[31mred\u202eevil\x0anext`) {
 		t.Errorf("the escapes are not shown:\n%s", b.String())
 	}
 }
