@@ -1,6 +1,10 @@
 package transition
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/aepflow/aepflow/internal/flagword"
+)
 
 // Flag is one command-line flag of the hook. `aepflow drive transition`
 // and the aepflow-hook program both build their flags from Options.Flags,
@@ -66,7 +70,7 @@ func (o *Options) CheckGiven(given func(name string) bool) error {
 func CheckValue(name, value string) error {
 	switch value {
 	case "":
-		return fmt.Errorf("--%s must not be empty", name)
+		return flagword.Empty(name)
 	case "-":
 		return fmt.Errorf("--%s cannot be - (stdin): the hook's stdin is the harness's JSON; give a path", name)
 	}

@@ -43,6 +43,7 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/buildinfo"
 	"github.com/aepflow/aepflow/internal/deadline"
+	"github.com/aepflow/aepflow/internal/flagword"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/onceflag"
 	"github.com/aepflow/aepflow/internal/stopsig"
@@ -132,7 +133,12 @@ func render(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		return exitUsage, repeated
 	}
 	if err != nil {
-		return exitUsage, fmt.Errorf("%s (see aepflow-render --help)", strings.Replace(err.Error(), "flag provided but not defined:", "unknown flag", 1))
+		return exitUsage, flagword.Std(err, fs) // in aepflow's words
+	}
+	// `--out ""` meant standard output, as if --out were absent; aepflow
+	// refuses an empty value for every flag, and so does this program.
+	if err := flagword.StdEmpty(fs); err != nil {
+		return exitUsage, err
 	}
 	if *showVersion {
 		if _, err := fmt.Fprintln(stdout, buildinfo.Read().Line("aepflow-render")); err != nil {

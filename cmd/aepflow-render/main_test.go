@@ -79,8 +79,19 @@ func TestRunFailures(t *testing.T) {
 		{[]string{"--format", "jpg"}, dot, exitUsage, `unsupported format "jpg"`},
 		{[]string{"--format", "sv"}, dot, exitUsage, `unsupported format "sv"; want svg or png; did you mean "svg"?`},
 		{[]string{"extra"}, dot, exitUsage, "unexpected argument"},
-		{[]string{"--bogus"}, dot, exitUsage, "aepflow-render: unknown flag -bogus (see aepflow-render --help)\n"},
-		{[]string{"--timeout", "5x"}, dot, exitUsage, "aepflow-render: invalid value \"5x\" for flag -timeout: parse error (see aepflow-render --help)\n"},
+		// Usage errors read as aepflow's (internal/flagword), not as the
+		// flag package's ("flag provided but not defined", "parse error").
+		{[]string{"--bogus"}, dot, exitUsage, "aepflow-render: unknown flag --bogus\n"},
+		{[]string{"--fromat", "png"}, dot, exitUsage, "aepflow-render: unknown flag --fromat; did you mean --format?\n"},
+		{[]string{"-x"}, dot, exitUsage, "aepflow-render: unknown shorthand flag -x\n"},
+		{[]string{"--timeout", "5x"}, dot, exitUsage, "aepflow-render: invalid value \"5x\" for --timeout: want a duration such as 30s or 2m\n"},
+		{[]string{"--version=maybe"}, dot, exitUsage, "aepflow-render: invalid value \"maybe\" for --version: want true or false\n"},
+		{[]string{"--out"}, dot, exitUsage, "aepflow-render: --out needs a value\n"},
+		// An empty value is refused as aepflow refuses it: --out "" wrote
+		// the picture to stdout, as if --out were absent.
+		{[]string{"--out", ""}, dot, exitUsage, "aepflow-render: --out must not be empty\n"},
+		{[]string{"--out="}, dot, exitUsage, "aepflow-render: --out must not be empty\n"},
+		{[]string{"--format", ""}, dot, exitUsage, "aepflow-render: --format must not be empty\n"},
 		{nil, "", exitFailed, "the input holds no graph"},
 		{nil, "  \n\t\n", exitFailed, "the input holds no graph"},
 		{[]string{"--format", "png"}, "// just a comment\n/* and another */\n", exitFailed, "the input holds no graph"},
@@ -234,7 +245,7 @@ func TestErrorsEscaped(t *testing.T) {
 	}{
 		{[]string{"--out", out}, exitFailed, "aepflow-render: cannot write `" + strings.NewReplacer("\n", `\x0a`, "\x1b", `\x1b`).Replace(out) + "`: no such file or directory\n"},
 		{[]string{"--format", "svg\u202e"}, exitUsage, "aepflow-render: unsupported format \"svg\\u202e\"; want svg or png; did you mean \"svg\"?\n"},
-		{[]string{"--out\nforged"}, exitUsage, "aepflow-render: unknown flag -out\\x0aforged (see aepflow-render --help)\n"},
+		{[]string{"--out\nforged"}, exitUsage, "aepflow-render: unknown flag --out\\x0aforged\n"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, strings.NewReader(dot), &stdout, &stderr)

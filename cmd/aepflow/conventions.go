@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/flagword"
 	"github.com/aepflow/aepflow/internal/onceflag"
 	"github.com/aepflow/aepflow/internal/suggest"
 )
@@ -181,18 +182,14 @@ func flagError(cmd *cobra.Command, err error) error {
 	case errors.As(err, &notExist):
 		name := notExist.GetSpecifiedName()
 		if notExist.GetSpecifiedShortnames() != "" {
-			return fmt.Errorf("unknown shorthand flag -%s", name)
+			return flagword.UnknownShorthand(name)
 		}
-		msg := "unknown flag --" + name
-		if best, ok := suggest.Closest(name, flagNames(cmd)); ok {
-			msg += "; did you mean --" + best + "?"
-		}
-		return errors.New(msg)
+		return flagword.Unknown(name, flagNames(cmd))
 	case errors.As(err, &invalid):
 		f := invalid.GetFlag()
-		return fmt.Errorf("invalid value %q for --%s: want %s", invalid.GetValue(), f.Name, describeFlagType(f.Value.Type()))
+		return flagword.Invalid(invalid.GetValue(), f.Name, f.Value.Type())
 	case errors.As(err, &needs):
-		return fmt.Errorf("--%s needs a value", needs.GetFlag().Name)
+		return flagword.NeedsValue(needs.GetFlag().Name)
 	}
 	return err
 }
@@ -209,27 +206,6 @@ func flagNames(cmd *cobra.Command) []string {
 	cmd.Flags().VisitAll(add)
 	cmd.InheritedFlags().VisitAll(add)
 	return names
-}
-
-// describeFlagType says what a flag of a pflag value type takes.
-func describeFlagType(typ string) string {
-	switch typ {
-	case "bool":
-		return "true or false"
-	case "int", "int8", "int16", "int32", "int64":
-		return "an integer"
-	case "uint8":
-		return "a whole number from 0 to 255"
-	case "uint16":
-		return "a whole number from 0 to 65535"
-	case "uint32":
-		return "a whole number from 0 to 4294967295"
-	case "uint", "uint64":
-		return "a whole number from 0 to 18446744073709551615"
-	case "duration":
-		return "a duration such as 30s or 2m"
-	}
-	return "a " + typ
 }
 
 // reportExtensions maps the extensions of --out to the report format they

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/flagword"
 	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/transition"
 )
@@ -283,7 +284,7 @@ func emptyFlags(cmd *cobra.Command) error {
 	if empty == "" {
 		return nil
 	}
-	err := fmt.Errorf("--%s must not be empty", empty)
+	err := flagword.Empty(empty)
 	if cmd.Annotations[hookAnnotation] != "" {
 		return exitWith(hookCannot, fmt.Errorf("drive transition: %v", err))
 	}

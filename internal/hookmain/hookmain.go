@@ -26,8 +26,8 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/buildinfo"
+	"github.com/aepflow/aepflow/internal/flagword"
 	"github.com/aepflow/aepflow/internal/onceflag"
-	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/transition"
 )
 
@@ -114,7 +114,10 @@ func parse(args []string, opts *transition.Options, version *bool) (*flag.FlagSe
 		if repeated := once.Err(); repeated != nil {
 			return fs, repeated
 		}
-		return fs, flagError(err, flags)
+		if errors.Is(err, flag.ErrHelp) {
+			return fs, err
+		}
+		return fs, flagword.Std(err, fs) // as `aepflow drive transition` words pflag's
 	}
 	if fs.NArg() > 0 {
 		return fs, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -122,35 +125,6 @@ func parse(args []string, opts *transition.Options, version *bool) (*flag.FlagSe
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	return fs, opts.CheckGiven(func(name string) bool { return given[name] })
-}
-
-// flagError words an error of the flag package as `aepflow drive
-// transition` words pflag's: "unknown flag --x; did you mean --y?",
-// "--run needs a value". The flag package reports a name without its
-// dashes, so the name is read back from the message.
-func flagError(err error, flags []transition.Flag) error {
-	msg := err.Error()
-	if errors.Is(err, flag.ErrHelp) {
-		return err
-	}
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		if len([]rune(name)) == 1 {
-			return fmt.Errorf("unknown shorthand flag -%s", name)
-		}
-		msg = "unknown flag --" + name
-		names := []string{"version"}
-		for _, fl := range flags {
-			names = append(names, fl.Name)
-		}
-		if best, ok := suggest.Closest(name, names); ok {
-			msg += "; did you mean --" + best + "?"
-		}
-		return errors.New(msg)
-	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
-		return fmt.Errorf("--%s needs a value", name)
-	}
-	return err
 }
 
 // writeUsage prints the program's help: what it is, its flags and its exit

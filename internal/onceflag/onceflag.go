@@ -92,6 +92,18 @@ func (v *value) IsBoolFlag() bool {
 	return ok && b.IsBoolFlag()
 }
 
+// Get is the wrapped value's (flag.Getter), so that the flag's type can
+// still be told (flagword); nil when it has none.
+func (v *value) Get() any {
+	if v == nil || v.Value == nil {
+		return nil
+	}
+	if g, ok := v.Value.(flag.Getter); ok {
+		return g.Get()
+	}
+	return nil
+}
+
 // String is the wrapped value's; the zero value (which the flag package
 // makes to tell a default from a zero) has none and says "".
 func (v *value) String() string {
