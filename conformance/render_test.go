@@ -71,9 +71,10 @@ var renderCases = []Case{
 		// line.
 		{Args: []string{"aepflow", "render", "--root", "tree", "--id", "fx/flow", "--format", "mermaid", "--state", "project/.engineering/runs/DRIVE-1/2/snapshot.json"},
 			Golden: "render/project-snapshot.mmd"},
-		// A snapshot of another workflow names states fx/flow lacks.
+		// A snapshot of another workflow names states fx/flow lacks: blamed
+		// at the `entered` item that names it.
 		{Args: []string{"aepflow", "render", "--root", "tree", "--id", "fx/flow", "--format", "mermaid", "--state", "$TESTDATA/snapshot/basic.json"},
-			Exit: 1, NoStdout: true, Stderr: []string{"snapshot/basic.json: the run names state `decompose`, which workflow `fx/flow` does not declare \\[unknown_state\\]"}},
+			Exit: 1, NoStdout: true, Stderr: []string{"snapshot/basic.json:2:36: the run names state `decompose`, which workflow `fx/flow` does not declare \\[unknown_state\\]"}},
 		{Args: []string{"aepflow", "render", "--root", "../tree", "--id", "fx/flow", "--format", "dot", "--run", "DRIVE-9/9"}, Dir: "project", Exit: 1, NoStdout: true,
 			Stderr: []string{`no run DRIVE-9/9`}},
 	}},

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
@@ -22,6 +24,18 @@ type Snapshot struct {
 	Events    []any
 	NextSeq   uint64
 	Actor     string
+	// At is where a decoded snapshot's state names stand in its file, for
+	// a diagnostic that blames one; zero for a snapshot made in memory.
+	// Encode ignores it.
+	At SnapshotPos
+}
+
+// SnapshotPos holds the positions of a decoded snapshot's state names.
+type SnapshotPos struct {
+	// State is the position of the `state` value.
+	State diag.Pos
+	// Entered holds the position of each `entered` item, in order.
+	Entered []diag.Pos
 }
 
 // Snapshot returns the execution's snapshot.
@@ -88,9 +102,16 @@ func DecodeSnapshot(file string, data []byte) (*Snapshot, diag.List) {
 	s := &Snapshot{Actor: "system"}
 	s.Execution, _ = r.String(m.Require("execution"), "execution")
 	s.Task, _ = r.String(m.Require("task"), "task")
-	s.State, _ = r.String(m.Require("state"), "state")
+	stateNode := m.Require("state")
+	s.State, _ = r.String(stateNode, "state")
+	s.At.State = yamldoc.PosOf(stateNode)
 	if n := m.Require("entered"); n != nil {
 		s.Entered = r.Strings(n, "entered", false)
+		if n.Kind == yaml.SequenceNode && len(n.Content) == len(s.Entered) {
+			for _, it := range n.Content {
+				s.At.Entered = append(s.At.Entered, yamldoc.PosOf(it))
+			}
+		}
 	}
 	if n := m.Require("evidence"); n != nil {
 		items, _ := r.Seq(n, "evidence", false)

@@ -51,11 +51,18 @@ type Overlay struct {
 	// the run's files), which an output must not replace; none for a
 	// snapshot, whose file the caller read.
 	Files []string
+	// File is the snapshot the overlay was read from, as diagnostics name
+	// it; CurrentAt and EnteredAt are where Current and each of Entered
+	// stand in it (zero when unknown), so that Check blames the value.
+	File      string
+	CurrentAt diag.Pos
+	EnteredAt []diag.Pos
 }
 
 // Check refuses an overlay naming a state w does not declare, with code
 // unknown_state (one diagnostic per distinct state, in order of first
-// appearance, current state first).
+// appearance, current state first), in o.File at the value that names it
+// (document path `state` or `entered[i]`).
 func (o *Overlay) Check(w *workflow.Workflow) diag.List {
 	var list diag.List
 	seen := map[string]bool{}
@@ -66,8 +73,17 @@ func (o *Overlay) Check(w *workflow.Workflow) diag.List {
 		}
 		seen[id] = true
 		if _, ok := w.States[id]; !ok {
-			list.Add(diag.Errorf(CodeUnknownState,
-				"the run names state `%s`, which workflow `%s` does not declare", id, w.ID))
+			d := diag.Errorf(CodeUnknownState,
+				"the run names state `%s`, which workflow `%s` does not declare", id, w.ID)
+			switch {
+			case i == 0:
+				d = d.At(o.File, o.CurrentAt).WithPath("state")
+			case i-1 < len(o.EnteredAt):
+				d = d.At(o.File, o.EnteredAt[i-1]).WithPath(fmt.Sprintf("entered[%d]", i-1))
+			default:
+				d = d.InFile(o.File)
+			}
+			list.Add(d)
 		}
 	}
 	return list

@@ -24,7 +24,8 @@ func SnapshotOverlay(s *engine.Snapshot) (*Overlay, error) {
 	if s.State == "" {
 		return nil, fmt.Errorf("the snapshot's `state` is empty")
 	}
-	return &Overlay{Task: s.Task, Current: s.State, Entered: s.Entered, Status: StatusUnknown}, nil
+	return &Overlay{Task: s.Task, Current: s.State, Entered: s.Entered, Status: StatusUnknown,
+		CurrentAt: s.At.State, EnteredAt: s.At.Entered}, nil
 }
 
 // ReadSnapshot decodes the engine snapshot data, read from file, with
@@ -42,6 +43,7 @@ func ReadSnapshot(file string, data []byte) (*Overlay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("`%s`: %v", file, err)
 	}
+	ov.File = file
 	return ov, nil
 }
 

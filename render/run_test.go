@@ -139,3 +139,39 @@ func TestReadRunRefusals(t *testing.T) {
 		t.Errorf("no project: %v", err)
 	}
 }
+
+// TestOverlayCheckPositions: a state the workflow lacks is blamed at the
+// snapshot's value that names it (`state`, or the first `entered` item
+// naming it), in the snapshot's file: the one --snapshot names, or the
+// generation's snapshot of a run; it had no line or column.
+func TestOverlayCheckPositions(t *testing.T) {
+	w := load(t, filepath.Join("testdata", "loops.yaml"))
+	data := "{\"execution\": \"DOC-7.1\", \"task\": \"DOC-7\",\n \"state\": \"nowhere\",\n \"entered\": [\"draft\", \"gone\", \"gone\"],\n \"evidence\": [], \"events\": [], \"next_seq\": 3}"
+	ov, err := ReadSnapshot("s.json", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ov.Check(w)
+	want := []struct {
+		pos  diag.Pos
+		path string
+	}{{diag.Pos{Line: 2, Column: 11}, "state"}, {diag.Pos{Line: 3, Column: 23}, "entered[1]"}}
+	if len(d) != len(want) {
+		t.Fatalf("Check = %v, want %d diagnostics", d, len(want))
+	}
+	for i, w := range want {
+		if d[i].File != "s.json" || d[i].Pos != w.pos || d[i].Path != w.path {
+			t.Errorf("diagnostic %d at %s:%s (%s), want s.json:%s (%s)", i, d[i].File, d[i].Pos, d[i].Path, w.pos, w.path)
+		}
+	}
+	base, proj := runProject(t)
+	run := filepath.Join(proj, "runs", "DOC-7", "2")
+	projecttest.WriteGeneration(t, run, 5, []byte(data))
+	ov, err = ReadRun(base, "DOC-7/2", noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := ov.Check(w); len(d) != 2 || d[0].File != filepath.Join(run, "generations", "5", "snapshot.json") || d[0].Pos != want[0].pos {
+		t.Errorf("a run's overlay: %v", d)
+	}
+}

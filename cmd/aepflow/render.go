@@ -194,7 +194,7 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 	}
 	var err error
 	opts := render.Options{ClusterPhases: f.clusters == "phases"}
-	if opts.Overlay, err = renderOverlay(cmd, f, w); err != nil {
+	if opts.Overlay, err = renderOverlay(cmd, f, w, sources); err != nil {
 		return renderRefuse(stderr, err, sources)
 	}
 	var doc []byte
@@ -220,8 +220,8 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 }
 
 // renderOverlay reads the overlay of --snapshot or --run, if any, and checks it
-// against the workflow.
-func renderOverlay(cmd *cobra.Command, f renderFlags, w *workflow.Workflow) (*render.Overlay, error) {
+// against the workflow; a snapshot's bytes go into sources.
+func renderOverlay(cmd *cobra.Command, f renderFlags, w *workflow.Workflow, sources diag.Sources) (*render.Overlay, error) {
 	var ov *render.Overlay
 	var source string // what the overlay was read from, named in a refusal
 	switch {
@@ -231,6 +231,7 @@ func renderOverlay(cmd *cobra.Command, f renderFlags, w *workflow.Workflow) (*re
 			return nil, fmt.Errorf("cannot read the snapshot: %v", err)
 		}
 		source = inputName(f.state)
+		sources[source] = data // the lines under a diagnostic at its values
 		if ov, err = render.ReadSnapshot(source, data); err != nil {
 			return nil, err
 		}
@@ -246,7 +247,9 @@ func renderOverlay(cmd *cobra.Command, f renderFlags, w *workflow.Workflow) (*re
 	}
 	if ds := ov.Check(w); ds.HasErrors() {
 		for i := range ds {
-			ds[i] = ds[i].InFile(source)
+			if ds[i].File == "" {
+				ds[i] = ds[i].InFile(source)
+			}
 		}
 		return nil, ds.Err()
 	}
