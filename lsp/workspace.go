@@ -211,15 +211,18 @@ func (j job) run() (*treeState, map[string]*single) {
 				continue
 			}
 			doc, diags := tree.LoadDocument(p, []byte(*text), "")
-			if slices.Contains(diags.Codes(), tree.CodeUnknownKind) {
-				diags = nil // not an AEP document: say nothing about it
-			}
-			one := &single{diags: diags.Sorted(), text: *text}
+			one := &single{text: *text}
 			if doc != nil {
 				one.kind = doc.Kind
-			} else if parsed, _ := yamldoc.Parse(p, []byte(*text)); parsed != nil {
+			} else if parsed, pds := yamldoc.Parse(p, []byte(*text)); parsed != nil {
 				one.kind = tree.DetectKind(p, parsed.Root)
+				if one.kind == "" && !pds.HasErrors() && !slices.Contains(diags.Codes(), tree.CodeMisplaced) {
+					// Not an AEP document (no kind to tell, an empty
+					// file among them): say nothing about it.
+					diags = nil
+				}
 			}
+			one.diags = diags.Sorted()
 			singles[p] = one
 		}
 		return nil, singles

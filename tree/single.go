@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bytes"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,6 +99,13 @@ func LoadDocument(file string, data []byte, kind Kind) (*Document, diag.List) {
 		}
 		kind = DetectKind(file, doc.Root)
 	}
+	if kind == "" && doc.Root == nil {
+		// Nothing to tell a kind from: what is wrong is that there is no
+		// document, which every kind refuses as its shape (wrong_type,
+		// "must be a mapping, found nothing").
+		diags.Add(emptyFile(file, data))
+		return nil, diags
+	}
 	if kind == "" {
 		diags.Add(diag.Errorf(CodeUnknownKind, "cannot tell which kind of document this is").At(file, yamldoc.PosOf(doc.Root)).
 			WithHint("name it with --kind (%s), or put it under a tree directory", kindList()))
@@ -112,6 +120,18 @@ func LoadDocument(file string, data []byte, kind Kind) (*Document, diag.List) {
 		return nil, diags // its own rules ran on what decoded; it is not usable
 	}
 	return d, diags
+}
+
+// emptyFile is the refusal of a file that holds no document (empty, blank, or
+// comments only) whose kind nothing tells: wrong_type, the shape error
+// every kind gives it (documents.md §2.4), worded for the file.
+func emptyFile(file string, data []byte) diag.Diagnostic {
+	msg := "the file is empty"
+	if len(bytes.TrimSpace(data)) > 0 {
+		msg = "the file holds no document, only comments"
+	}
+	return diag.Errorf(yamldoc.CodeWrongType, "%s", msg).InFile(file).
+		WithHint("an AEP document is a mapping of keys; check that this is the file you meant")
 }
 
 func kindList() string {
