@@ -122,7 +122,7 @@ func decodeGroup(v *Value) (*hnode, *problem) {
 		}
 		max, ok := mv.uint32Value()
 		if !ok {
-			return nil, problemf(mv, "`repeat.max` of `%s` is not an integer in 0..4294967295", n.id)
+			return nil, problemf(mv, "`repeat.max` of `%s` is %s, not an integer in 0..4294967295", n.id, mv.describe())
 		}
 		n.repeat = max
 	}

@@ -208,7 +208,13 @@ func (s *strictWalk) repeat(rv *Value, path string) {
 		n, ok := mv.uint32Value()
 		switch {
 		case !ok:
-			s.add(diag.Errorf("flow_bad_type", "`repeat.max` of `%s` is `%s`, not an integer in 1..4294967295", path, literal(mv)), path, mv.Pos)
+			d := diag.Errorf("flow_bad_type", "`repeat.max` of `%s` is %s, not an integer in 1..4294967295", path, mv.describe())
+			if mv.Kind == StringValue && isDecimal(mv.Text) {
+				if n, err := strconv.ParseUint(mv.Text, 10, 32); err == nil && n > 0 {
+					d = d.WithHint("write the number without quotes: `max: %d`", n)
+				}
+			}
+			s.add(d, path, mv.Pos)
 		case mv.NonDecimal:
 			// YAML 1.1 and 1.2 readers disagree on these forms (`010` is
 			// 8 or 10, `3_0` is 30 or text): decimal, as JSON writes it,
@@ -222,17 +228,6 @@ func (s *strictWalk) repeat(rv *Value, path string) {
 			s.add(d, path, mv.Pos)
 		}
 	}
-}
-
-// literal shows a scalar as written, or its type.
-func literal(v *Value) string {
-	switch v.Kind {
-	case IntValue, FloatValue, StringValue:
-		return v.Text
-	case BoolValue:
-		return strconv.FormatBool(v.Bool)
-	}
-	return v.TypeName()
 }
 
 // stepKind returns a step's kind as the harness reads it ("llm" when

@@ -102,6 +102,26 @@ func (v *Value) aType() string {
 	return "a " + name
 }
 
+// describe names the value in a message, with its type unless it is an
+// integer: the string "2", the number `2.5`, the boolean `true`, null, an
+// array, an object; an integer is its literal (`-1`), the type a count
+// wants, the value not.
+func (v *Value) describe() string {
+	switch v.Kind {
+	case IntValue:
+		return "`" + v.Text + "`"
+	case FloatValue:
+		return "the number `" + v.Text + "`"
+	case StringValue:
+		return "the string " + strconv.Quote(v.Text)
+	case BoolValue:
+		return "the boolean `" + strconv.FormatBool(v.Bool) + "`"
+	case NullValue:
+		return "null"
+	}
+	return v.aType()
+}
+
 // uint32Value returns an integer literal's value when it lies in
 // 0..4294967295, the range of the harness's u32.
 func (v *Value) uint32Value() (int, bool) {
