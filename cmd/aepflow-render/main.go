@@ -10,11 +10,11 @@
 //	aepflow-render [--format svg|png] [--out FILE] [--timeout DURATION] < graph.dot
 //	aepflow-render --version
 //
-// It reads DOT on stdin (at most graphviz.MaxInput bytes) and writes the
-// picture (the format --out's extension names when --format is not given)
-// to stdout, or atomically to --out (a temporary file in the same
-// directory, then a rename; `-` is stdout; a destination that exists and is
-// not a regular file is refused). Unlike `aepflow render`, it writes PNG to
+// It reads DOT on stdin (at most graphviz.MaxInput bytes, which must end
+// within a minute: maxStdinWait) and writes the picture (the format --out's
+// extension names when --format is not given) to stdout, or atomically to
+// --out (a temporary file in the same directory, then a rename; `-` is
+// stdout; a destination that exists and is not a regular file is refused). Unlike `aepflow render`, it writes PNG to
 // stdout too: its stdout is normally a pipe back to aepflow.
 //
 // The library cannot be cancelled, so the layout is bounded in time
@@ -166,7 +166,7 @@ func render(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if *timeout <= 0 {
 		return exitUsage, fmt.Errorf("--timeout must be positive, not %v", *timeout)
 	}
-	dot, err := fsio.ReadAll(stdin, "stdin", graphviz.MaxInput)
+	dot, err := fsio.ReadAll(boundedStdin(stdin), "stdin", graphviz.MaxInput)
 	if err != nil {
 		return exitFailed, err
 	}
@@ -185,6 +185,35 @@ func render(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		return exitFailed, err
 	}
 	return exitOK, nil
+}
+
+// maxStdinWait bounds the read of the DOT text in all, from its first
+// byte asked: at most 4 MiB, which aepflow writes at once (its stdin is a
+// buffer) and any other producer sends in well under it. A pipe left open,
+// a terminal or a producer that drips is refused after it, as aepflow
+// refuses a document read from `-` (docs/security.md). A variable so that
+// tests can make it short.
+var maxStdinWait = 60 * time.Second
+
+// boundedStdin returns stdin bounded in time by maxStdinWait
+// (deadline.ReaderWithin); past it, a read fails with an *fsio.Error
+// naming stdin and the bound.
+func boundedStdin(stdin io.Reader) io.Reader {
+	return &expiring{r: deadline.ReaderWithin(stdin, maxStdinWait), wait: maxStdinWait}
+}
+
+type expiring struct {
+	r    io.Reader
+	wait time.Duration
+}
+
+func (e *expiring) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if errors.Is(err, deadline.ErrExpired) {
+		err = &fsio.Error{Op: "read", Path: "stdin", Kind: fsio.KindIO,
+			Err: fmt.Errorf("it did not end within %v, the bound on reading the DOT text (pipe a file that ends, or redirect one)", e.wait)}
+	}
+	return n, err
 }
 
 // stdinOpened is standard input as an input --out may not replace, when

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/render/graphviz"
@@ -252,5 +254,34 @@ func TestErrorsEscaped(t *testing.T) {
 		if code != c.code || stderr.String() != c.want {
 			t.Errorf("%q: exit %d, want %d\nstderr: %q\nwant:   %q", c.args, code, c.code, stderr.String(), c.want)
 		}
+	}
+}
+
+// TestStdinBound: DOT text that does not end within maxStdinWait (a pipe
+// left open, the companion started by hand at a terminal, a producer that
+// drips) is refused (exit 1, naming stdin and the bound); it hung for
+// ever. aepflow gives the companion a stdin that ends at once.
+func TestStdinBound(t *testing.T) {
+	old := maxStdinWait
+	maxStdinWait = 200 * time.Millisecond
+	t.Cleanup(func() { maxStdinWait = old })
+	r, w := io.Pipe()
+	t.Cleanup(func() { w.Close() })
+	go func() { _, _ = w.Write([]byte("digraph {")) }()
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- run(nil, r, &stdout, &stderr) }()
+	select {
+	case code := <-done:
+		want := "aepflow-render: cannot read `stdin`: it did not end within 200ms, the bound on reading the DOT text (pipe a file that ends, or redirect one)\n"
+		if code != exitFailed || stderr.String() != want || stdout.Len() != 0 {
+			t.Errorf("exit %d, stderr %q, stdout %q; want %d, %q", code, stderr.String(), stdout.String(), exitFailed, want)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("aepflow-render hung on its standard input")
+	}
+	rows := testkit.TableRows(t, "../../docs/security.md", "## Bounds")
+	if row, want := rows["DOT text on the companion's stdin, until it ends"], fmt.Sprintf("%d s in all", int(old.Seconds())); len(row) < 2 || row[1] != want {
+		t.Errorf("docs/security.md's row: %v; the code says %q", row, want)
 	}
 }

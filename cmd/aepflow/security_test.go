@@ -88,6 +88,7 @@ var checkedElsewhere = map[string]string{
 	"anchors, aliases, merge keys":                          "a behaviour: yamldoc/yamldoc_test.go",
 	"flow document values (YAML aliases expanded)":          "flow/read.go's unexported maxValues: not compared with the page",
 	"DOT text on the companion's stdin":                     "render/graphviz/graphviz_test.go (this binary must not link it)",
+	"DOT text on the companion's stdin, until it ends":      "cmd/aepflow-render/main_test.go (this binary must not link it)",
 	"DOT that holds no graph (empty, blank, comments only)": "a behaviour: cmd/aepflow-render/main_test.go",
 	"a graph the companion lays out":                        "render/graphviz/graphviz_test.go",
 	"a PNG picture":                                         "render/graphviz/graphviz_test.go",
