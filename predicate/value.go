@@ -1,6 +1,7 @@
 package predicate
 
 import (
+	"github.com/aepflow/aepflow/internal/decimal"
 	"math"
 	"strconv"
 	"strings"
@@ -121,7 +122,7 @@ func FormatNumber(f float64) string {
 // number. Hexadecimal floats, `_` separators, inf, nan and values that
 // overflow to infinity are not numbers.
 func ParseNumber(s string) (float64, bool) {
-	if !isDecimal(s) {
+	if !decimal.Is(s) {
 		return 0, false
 	}
 	// The grammar is a subset of ParseFloat's; a range error still yields
@@ -131,46 +132,6 @@ func ParseNumber(s string) (float64, bool) {
 		return 0, false
 	}
 	return f, true
-}
-
-// isDecimal matches [+-]?(d+(.d*)?|.d+)([eE][+-]?d+)? over ASCII digits.
-func isDecimal(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	intDigits := digits(s, i)
-	i += intDigits
-	fracDigits := 0
-	if i < len(s) && s[i] == '.' {
-		i++
-		fracDigits = digits(s, i)
-		i += fracDigits
-	}
-	if intDigits == 0 && fracDigits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		n := digits(s, i)
-		if n == 0 {
-			return false
-		}
-		i += n
-	}
-	return i == len(s)
-}
-
-// digits counts the ASCII digits of s starting at i.
-func digits(s string, i int) int {
-	n := 0
-	for i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '9' {
-		n++
-	}
-	return n
 }
 
 // Literal reads a literal with the rules of documents.md §5.3: matching

@@ -2,6 +2,7 @@ package yamldoc
 
 import (
 	"fmt"
+	"github.com/aepflow/aepflow/internal/decimal"
 	"math"
 	"math/big"
 	"strconv"
@@ -52,21 +53,21 @@ func Number(n *yaml.Node) (float64, NumberClass) {
 		}
 		return float64(v), FiniteNumber
 	case "!!float":
-		return decimal(strings.ReplaceAll(s, "_", ""))
+		return floatText(strings.ReplaceAll(s, "_", ""))
 	case "!!str":
-		if n.Style == 0 && isDecimal(s) {
-			return decimal(s)
+		if n.Style == 0 && decimal.Is(s) {
+			return floatText(s)
 		}
 	}
 	return 0, NotNumber
 }
 
-// decimal reads the text of a YAML float: `.nan` and the infinities are
+// floatText reads the text of a YAML float: `.nan` and the infinities are
 // not finite; an integer spelt with digits alone (which YAML calls a float
 // when int64 cannot hold it) is range-checked exactly; a decimal beyond the
 // largest float is out of range (an underflow reads as 0, as a predicate
 // literal does).
-func decimal(s string) (float64, NumberClass) {
+func floatText(s string) (float64, NumberClass) {
 	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
 	case ".nan", ".inf":
 		return 0, NonFiniteNumber
@@ -105,46 +106,6 @@ func isInteger(s string) bool {
 		}
 	}
 	return true
-}
-
-// isDecimal matches the documents' decimal grammar
-// [+-]?(d+(.d*)?|.d+)([eE][+-]?d+)? (documents.md §5.3).
-func isDecimal(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	intDigits := countDigits(s, i)
-	i += intDigits
-	fracDigits := 0
-	if i < len(s) && s[i] == '.' {
-		i++
-		fracDigits = countDigits(s, i)
-		i += fracDigits
-	}
-	if intDigits == 0 && fracDigits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		n := countDigits(s, i)
-		if n == 0 {
-			return false
-		}
-		i += n
-	}
-	return i == len(s)
-}
-
-func countDigits(s string, i int) int {
-	n := 0
-	for i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '9' {
-		n++
-	}
-	return n
 }
 
 // NumberProblem words what is wrong with scalar n, of class NonFiniteNumber
