@@ -116,8 +116,13 @@ func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) error {
 	broken := &framingError{}
 	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stream, codec{maxBody: s.opts.MaxMessage, broken: broken}),
 		jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(logger{s.opts.Log}))
+	if s.connected != nil {
+		s.connected()
+	}
 	s.mu.Lock()
-	s.conn = conn
+	if s.conn == nil {
+		s.conn = conn
+	}
 	s.mu.Unlock()
 	select {
 	case <-conn.DisconnectNotify():
@@ -177,6 +182,9 @@ type server struct {
 	// panics lets a handler's panic through instead of answering it with
 	// an internal error; the fuzz targets set it, so a panic is a finding.
 	panics bool
+	// connected, when set, runs in serve between making the connection
+	// and storing it: a test holds serve there, as a busy machine can.
+	connected func()
 }
 
 func newServer(opts Options) *server {
@@ -212,6 +220,15 @@ func newServer(opts Options) *server {
 // codes, a refusal of whatever the codec could not accept, and a recover
 // so that no message, however hostile, takes the server down.
 func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (result any, err error) {
+	// jsonrpc2 reads, and calls handle, from within NewConn: serve may not
+	// have stored the connection yet when the first messages are handled
+	// and a flush publishes their diagnostics (on a busy machine they were
+	// dropped, conn being nil, and never sent again).
+	s.mu.Lock()
+	if s.conn == nil {
+		s.conn = conn
+	}
+	s.mu.Unlock()
 	defer func() {
 		if s.panics {
 			return

@@ -256,6 +256,11 @@ func testCompletion(t *testing.T, c *client, wfPath, mapPath string) {
 	edited = strings.Replace(edited, "    title: Done\n", "    title: Done\n    ter\n", 1)
 	edited += "  - de"
 	c.change(wfPath, 10, edited)
+	// The edited buffer's problems are published before it is restored:
+	// otherwise, on a busy machine, both changes may be validated in one
+	// flush, which publishes nothing (the diagnostics did not move) and
+	// the wait for the restored buffer's empty list below never ends.
+	c.diagnostics(pathURI(wfPath), func(ds []wireDiagnostic) bool { return len(ds) > 0 })
 	os.WriteFile(wfPath+".edited", []byte(edited), 0o644)
 	defer os.Remove(wfPath + ".edited")
 	pos := func(needle string, delta int) protocol.Position { return at(t, wfPath+".edited", needle, delta) }
@@ -421,6 +426,31 @@ func TestWatchedChangeDuringFirstLoad(t *testing.T) {
 	})
 	if !strings.Contains(ds[0].Message, "`wirte`") {
 		t.Errorf("the map changed on disk during the load: %v", summaries(ds))
+	}
+	if err := c.exit(true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPublishesBeforeServeStoresTheConnection: the first messages are
+// handled, and their diagnostics published, while serve has not yet
+// stored the connection it made (a busy machine can hold it there): the
+// publication reaches the client all the same (it was dropped, and the
+// broken buffer showed no problem until its next change).
+func TestPublishesBeforeServeStoresTheConnection(t *testing.T) {
+	root := copyTree(t, "testdata/tree")
+	wfPath := filepath.Join(root, "workflows", "demo", "review.yaml")
+	s := newServer(Options{Debounce: -1}.withDefaults())
+	published := make(chan struct{})
+	s.connected = func() { <-published }
+	c := startWith(t, s)
+	c.initialize(root)
+	wf := c.open(wfPath)
+	c.change(wfPath, 2, strings.Replace(wf, "\n  review:\n", "\n  reveiw:\n", 1))
+	got := c.diagnostics(pathURI(wfPath), func(ds []wireDiagnostic) bool { return len(ds) > 0 })
+	close(published)
+	if !slices.ContainsFunc(got, func(d wireDiagnostic) bool { return d.Code == "unknown_state" }) {
+		t.Errorf("the broken buffer: %v", summaries(got))
 	}
 	if err := c.exit(true); err != nil {
 		t.Fatal(err)
