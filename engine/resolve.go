@@ -17,9 +17,11 @@ import (
 
 // Codes of resolution failures (engine.md §1.3).
 const (
-	CodeResolution    = "resolution_failed"
-	CodeUnobservable  = "unobservable_fact"
-	CodeUnknownPhase  = "unknown_phase"
+	CodeResolution   = "resolution_failed"
+	CodeUnobservable = "unobservable_fact"
+	CodeUnknownPhase = "unknown_phase"
+	// CodeUnknownTarget: a principle timed against a state the workflow
+	// lacks, or a snapshot restored at one (Restore, engine.md §6.1).
 	CodeUnknownTarget = "unknown_state"
 )
 

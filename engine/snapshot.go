@@ -11,6 +11,7 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/internal/suggest"
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
@@ -32,6 +33,8 @@ type Snapshot struct {
 
 // SnapshotPos holds the positions of a decoded snapshot's state names.
 type SnapshotPos struct {
+	// File is the snapshot's file, as diagnostics name it.
+	File string
 	// State is the position of the `state` value.
 	State diag.Pos
 	// Entered holds the position of each `entered` item, in order.
@@ -104,7 +107,7 @@ func DecodeSnapshot(file string, data []byte) (*Snapshot, diag.List) {
 	s.Task, _ = r.String(m.Require("task"), "task")
 	stateNode := m.Require("state")
 	s.State, _ = r.String(stateNode, "state")
-	s.At.State = yamldoc.PosOf(stateNode)
+	s.At.File, s.At.State = file, yamldoc.PosOf(stateNode)
 	if n := m.Require("entered"); n != nil {
 		s.Entered = r.Strings(n, "entered", false)
 		if n.Kind == yaml.SequenceNode && len(n.Content) == len(s.Entered) {
@@ -155,7 +158,17 @@ func DecodeSnapshot(file string, data []byte) (*Snapshot, diag.List) {
 }
 
 // RestoreError is a snapshot that cannot be restored onto a plan.
-type RestoreError struct{ Message string }
+type RestoreError struct {
+	// Message is the refusal on one line, without a position: what the
+	// hook answers with.
+	Message string
+	// Diagnostic is the refusal at the snapshot's value that causes it,
+	// for a printer that shows where: a state the workflow lacks is
+	// unknown_state at `state`, in the snapshot's file (without a line
+	// for a snapshot made in memory). Its Code is empty for a refusal
+	// without one (a snapshot of another task).
+	Diagnostic diag.Diagnostic
+}
 
 // Error returns the refusal's message.
 func (e *RestoreError) Error() string { return e.Message }
@@ -164,10 +177,17 @@ func (e *RestoreError) Error() string { return e.Message }
 // §6.1): s.Task must be the plan's task and s.State a workflow state.
 func Restore(plan *Plan, graph *artifact.Graph, s *Snapshot, now time.Time) (*Execution, error) {
 	if s.Task != plan.Task.ID {
-		return nil, &RestoreError{fmt.Sprintf("the snapshot is of task `%s`, not `%s`", s.Task, plan.Task.ID)}
+		return nil, &RestoreError{Message: fmt.Sprintf("the snapshot is of task `%s`, not `%s`", s.Task, plan.Task.ID)}
 	}
-	if plan.Workflow.States[s.State] == nil {
-		return nil, &RestoreError{fmt.Sprintf("the snapshot is at state `%s`, which workflow `%s` lacks", s.State, plan.Workflow.Ref())}
+	if w := plan.Workflow; w.States[s.State] == nil {
+		msg := fmt.Sprintf("the snapshot is at state `%s`, which workflow `%s` lacks", s.State, w.Ref())
+		states := w.StateIDs()
+		d := diag.Errorf(CodeUnknownTarget, "%s", msg).At(s.At.File, s.At.State).WithPath("state").
+			WithHint("the workflow's states: %s", suggest.List(states))
+		if best, ok := suggest.Closest(s.State, states); ok {
+			d = d.WithSuggestion(best)
+		}
+		return nil, &RestoreError{Message: msg, Diagnostic: d}
 	}
 	e := &Execution{
 		ID: s.Execution, Plan: plan, State: s.State,

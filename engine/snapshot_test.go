@@ -2,10 +2,12 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine/evidence"
 )
 
@@ -64,5 +66,37 @@ func TestSnapshotFindingsTyped(t *testing.T) {
 	}
 	if n := evidence.BlockingFindings(s.Evidence[0].Record.Value); n != 1 {
 		t.Errorf("blocking findings %d, want 1", n)
+	}
+}
+
+// TestRestoreUnknownStatePositioned: a snapshot at a state the workflow
+// lacks is refused with a diagnostic at its `state` value (unknown_state,
+// path `state`, a did-you-mean), for `evaluate --snapshot` to print with
+// the line under it; the refusal's one-line message, which the hook
+// answers with, is unchanged.
+func TestRestoreUnknownStatePositioned(t *testing.T) {
+	plan := miniPlan(t, miniTask)
+	data := "{\"execution\": \"M-1.1\", \"task\": \"M-1\",\n \"state\": \"wrok\",\n \"entered\": [\"work\"], \"evidence\": [], \"events\": [], \"next_seq\": 1}"
+	s, ds := DecodeSnapshot("s.json", []byte(data))
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	_, err := Restore(plan, nil, s, testNow)
+	var re *RestoreError
+	if !errors.As(err, &re) {
+		t.Fatalf("Restore = %v, want a *RestoreError", err)
+	}
+	if want := "the snapshot is at state `wrok`, which workflow `w/1` lacks"; re.Error() != want {
+		t.Errorf("Error() = %q, want %q", re.Error(), want)
+	}
+	d := re.Diagnostic
+	if d.Code != CodeUnknownTarget || d.File != "s.json" || d.Pos != (diag.Pos{Line: 2, Column: 11}) || d.Path != "state" ||
+		d.Message != re.Message || d.Hint != "did you mean `work`? the workflow's states: done, work" {
+		t.Errorf("diagnostic %v (path %q, hint %q)", d, d.Path, d.Hint)
+	}
+	// A snapshot of another task has no value to blame but the task's.
+	s.Task, s.State = "M-2", "work"
+	if _, err := Restore(plan, nil, s, testNow); !errors.As(err, &re) || re.Diagnostic.Code != "" {
+		t.Errorf("another task: %v", err)
 	}
 }

@@ -185,6 +185,10 @@ func positionExecution(cmd *cobra.Command, f evaluateFlags, now time.Time, sourc
 		}
 		exec, err := engine.Restore(plan, graph, snap, now)
 		if err != nil {
+			// A refusal at one of the snapshot's values is printed there.
+			if re, ok := errors.AsType[*engine.RestoreError](err); ok && re.Diagnostic.Code != "" {
+				return nil, diag.List{re.Diagnostic}, nil
+			}
 			return nil, nil, fmt.Errorf("cannot restore %s: %w", f.snapshot, err)
 		}
 		return exec, nil, nil
