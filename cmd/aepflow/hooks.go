@@ -159,7 +159,7 @@ file could not be written, 2 usage error.`,
 			}
 			noteHooksInputs(cmd, projectDir, task, stepMap)
 			if note != "" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "aepflow: note: %s\n", note)
+				printLine(cmd.ErrOrStderr(), "note: "+note)
 			}
 			if err := writeOutput(cmd, out, b.Bytes(), false); err != nil || out == stdio {
 				return err

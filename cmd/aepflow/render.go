@@ -92,7 +92,7 @@ error.`,
 				if cmd.Flags().Changed("snapshot") {
 					return usageError("--state is the old name of --snapshot; give one")
 				}
-				fmt.Fprintln(cmd.ErrOrStderr(), "aepflow: warning: --state is the old name of --snapshot")
+				printLine(cmd.ErrOrStderr(), "warning: --state is the old name of --snapshot")
 			}
 			return runRender(cmd, f)
 		},

@@ -366,14 +366,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-// printError prints err to stderr as the one line "aepflow: <err>", with
-// every control character, line break and bidirectional control of its
-// message escaped (diag.EscapeText): an error quotes file names and flag
-// values from the command line, which could otherwise end the line early,
-// forge another or send the terminal an escape. It is the one place the
-// runner prints an error.
-func printError(stderr io.Writer, err error) {
-	fmt.Fprintf(stderr, "aepflow: %s\n", diag.EscapeText(err.Error()))
+// printError prints err to stderr as the one line "aepflow: <err>"
+// (printLine). It is the one place the runner prints an error.
+func printError(stderr io.Writer, err error) { printLine(stderr, err.Error()) }
+
+// printLine prints text to stderr as the one line "aepflow: <text>", with
+// every control character, line break and bidirectional control of text
+// escaped (diag.EscapeText): a line quotes file names, flag values and the
+// running binary's path, which could otherwise end the line early, forge
+// another or send the terminal an escape. Every line the runner writes to
+// stderr of its own goes through it: errors (printError), notes
+// ("note: …") and warnings ("warning: …"); diagnostics go through diag's
+// printer, which escapes alike.
+func printLine(stderr io.Writer, text string) {
+	fmt.Fprintf(stderr, "aepflow: %s\n", diag.EscapeText(text))
 }
 
 // execute runs the command tree root on args and returns the exit code,

@@ -426,7 +426,7 @@ func printSuiteRefusals(w io.Writer, suite *trace.Suite) int {
 		j := &suite.Transcripts[i]
 		switch {
 		case j.Err != nil:
-			_ = trace.WriteLine(w, "aepflow: %v", j.Err)
+			printError(w, j.Err)
 		case len(j.Refusals) > 0:
 			printRefusals(w, fmt.Sprintf("transcript %s refused (%s)", j.Name, j.ReadAs()), j.Refusals)
 		default:
