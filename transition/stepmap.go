@@ -85,9 +85,10 @@ func selectMap(x string, t *tree.Tree) (*stepmap.Map, diag.List) {
 	return m, diags
 }
 
-// problems folds the errors of list onto one line with their hints (the
-// known ids, the pin to write), leaving out the `--map` location the line
-// already starts with.
+// problems joins the errors of list on one line with their hints (the
+// known ids, the pin to write), each escaped as diagline.Join escapes
+// (diag.EscapeText), leaving out the `--map` location the line already
+// starts with.
 func problems(list diag.List) string {
 	var parts []string
 	for _, d := range list.Errors().Sorted() {
@@ -98,7 +99,7 @@ func problems(list diag.List) string {
 		if d.Hint != "" {
 			s += " (" + d.Hint + ")"
 		}
-		parts = append(parts, diagline.Fold(s))
+		parts = append(parts, diag.EscapeText(s))
 	}
 	return strings.Join(parts, "; ")
 }

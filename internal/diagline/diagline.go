@@ -4,6 +4,9 @@
 //
 // It is not a printer: diag.WriteText, WriteJSON and WriteSARIF print
 // diagnostics for people and tools; this only joins them into a message.
+// The line reads as the text printer writes each diagnostic: a line break
+// or a control character inside a message is escaped by diag.EscapeText
+// (`\x0a`), the one escaping of aepflow's text, not folded into a space.
 package diagline
 
 import (
@@ -12,18 +15,14 @@ import (
 	"github.com/aepflow/aepflow/diag"
 )
 
-// Join renders the errors of list on one line, in sorted order, joined by
-// "; ". Warnings are left out.
+// Join renders the errors of list on one line, in sorted order, each
+// escaped by diag.EscapeText and joined by "; ". Warnings are left out.
+// A printer that escapes the line again changes nothing (EscapeText is
+// idempotent).
 func Join(list diag.List) string {
 	var parts []string
 	for _, d := range list.Errors().Sorted() {
-		parts = append(parts, Fold(d.Error()))
+		parts = append(parts, diag.EscapeText(d.Error()))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// Fold replaces every line break in s (CRLF, LF or CR) by a space, so a
-// message stays on one line.
-func Fold(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }

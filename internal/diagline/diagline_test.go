@@ -11,9 +11,9 @@ func TestJoin(t *testing.T) {
 	list.Add(
 		diag.Errorf("b_code", "second\nline").At("b.yaml", diag.Pos{Line: 2, Column: 1}),
 		diag.Warningf("w_code", "left out").At("a.yaml", diag.Pos{Line: 1, Column: 1}),
-		diag.Errorf("a_code", "first").At("a.yaml", diag.Pos{Line: 3, Column: 4}),
+		diag.Errorf("a_code", "first\x1b[31m").At("a.yaml", diag.Pos{Line: 3, Column: 4}),
 	)
-	want := "a.yaml:3:4: first [a_code]; b.yaml:2:1: second line [b_code]"
+	want := `a.yaml:3:4: first\x1b[31m [a_code]; b.yaml:2:1: second\x0aline [b_code]`
 	if got := Join(list); got != want {
 		t.Errorf("Join = %q, want %q", got, want)
 	}
@@ -22,14 +22,22 @@ func TestJoin(t *testing.T) {
 	}
 }
 
-func TestFold(t *testing.T) {
-	for in, want := range map[string]string{
-		"a\r\nb\nc\rd": "a b c d",
-		"plain":        "plain",
-		"\r\n\r\n":     "  ",
-	} {
-		if got := Fold(in); got != want {
-			t.Errorf("Fold(%q) = %q, want %q", in, got, want)
+// TestJoinEscapesAsThePrinter: a line break inside a message reads as the
+// text printer writes it (`\x0a`), not as a space, so `a\nb` and `a b`
+// no longer read alike; the line is what diag.EscapeText makes of each
+// diagnostic, and escaping it again changes nothing.
+func TestJoinEscapesAsThePrinter(t *testing.T) {
+	for _, msg := range []string{"a\nb", "a\r\nb", "a\rb", "a\u2028b", "a\tb"} {
+		d := diag.Errorf("c", "%s", msg)
+		got := Join(diag.List{d})
+		if want := diag.EscapeText(d.Error()); got != want {
+			t.Errorf("Join(%q) = %q, want %q", msg, got, want)
+		}
+		if got == Join(diag.List{diag.Errorf("c", "a b")}) {
+			t.Errorf("Join(%q) reads as `a b`: %q", msg, got)
+		}
+		if diag.EscapeText(got) != got {
+			t.Errorf("Join(%q) = %q is not left alone by a second escaping", msg, got)
 		}
 	}
 }
