@@ -193,7 +193,13 @@ func checkField(r *yamldoc.Reader, n *yaml.Node, path string, f field, kind stri
 			r.Invalid(n, path, "%s", yamldoc.NumberProblem("`"+f.key+"`", n, yamldoc.NumberOutOfRange))
 			return nil, false
 		case !isNum || x < 0 || x != math.Trunc(x):
-			r.Invalid(n, path, "`%s` must be a non-negative integer, found %s", f.key, yamldoc.ShapeOf(n))
+			// A number is named as written (-1, 2.5), as a document's
+			// integer field names it; anything else by its shape.
+			found := yamldoc.ShapeOf(n)
+			if isNum {
+				found = n.Value
+			}
+			r.Invalid(n, path, "`%s` must be a non-negative integer, found %s", f.key, found)
 			return nil, false
 		}
 	case tNumber:
