@@ -102,6 +102,12 @@ func TestSpecRefusals(t *testing.T) {
 		"- {id: a, expect: {cost.total: {at_most_usd: .nan}}}\n":               "`at_most_usd` is not a number",
 		"- {id: a, expect: {cache.hit_ratio: {}}}\n":                           "the bound has no side: write `at_least` or `at_most`",
 		"- {id: a, expect: {turns: {count: {}}}}\n":                            "the bound has no side: write `at_least`, `at_most` or `exactly`",
+		// A count given a number that is not one names it, not its type
+		// (-1 was "found an integer").
+		"- {id: a, expect: {turns: {count: {at_most: -1}}}}\n":    "`expectations[0].expect.turns.count.at_most`: expected a non-negative integer, found -1",
+		"- {id: a, expect: {turns: {count: {at_most: 1.5}}}}\n":   "`expectations[0].expect.turns.count.at_most`: expected a non-negative integer, found 1.5",
+		"- {id: a, expect: {turns: {count: {at_most: 2.0}}}}\n":   "`expectations[0].expect.turns.count.at_most`: expected a non-negative integer, found 2.0",
+		"- {id: a, expect: {turns: {count: {at_most: \"2\"}}}}\n": "`expectations[0].expect.turns.count.at_most`: expected a non-negative integer, found the string \"2\"",
 	} {
 		_, refusals := ReadSpec([]byte(okHeader + doc))
 		if len(refusals) != 1 || refusals[0].Message != want {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -289,9 +290,26 @@ func (d *decoder) u64(v any, path string) uint64 {
 		return x
 	}
 	if d.err == nil {
-		d.failf("`%s`: expected a non-negative integer, found %s", path, typeName(v))
+		d.failf("`%s`: expected a non-negative integer, found %s", path, numberOrType(v))
 	}
 	return 0
+}
+
+// numberOrType names a generic value for a message that wants a count: a
+// number as itself (-1, 1.5; a whole float with its fraction, 2.0, since it
+// was written as one), anything else by its type (typeName).
+func numberOrType(v any) string {
+	switch x := v.(type) {
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		s := strconv.FormatFloat(x, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eIN") {
+			s += ".0"
+		}
+		return s
+	}
+	return typeName(v)
 }
 
 func (d *decoder) f64(v any, path string) float64 {
