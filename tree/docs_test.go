@@ -117,6 +117,12 @@ func (s *section) run(t *testing.T) string {
 			data := []byte(s.files[name])
 			sources[name] = data
 			_, ds := LoadDocument(name, data, "")
+			for i := range ds {
+				if ds[i].Code == CodeUnknownKind {
+					// as `aepflow validate FILE` prints it, with its flag
+					ds[i].Hint += "; " + NameKindHint("--kind")
+				}
+			}
 			diags.Extend(ds)
 		}
 	}

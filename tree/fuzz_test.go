@@ -20,6 +20,11 @@ func FuzzLoadTreeFile(f *testing.F) {
 		}
 	}
 	f.Add([]byte("id: TASK-1\nobjective: x\n"), uint8(2))
+	// Files that hold no mapping: no kind to tell, refused as what they
+	// hold (a sequence, a scalar, null, an empty document).
+	for _, s := range []string{"- a\n- b\n", "hello\n", "# c\nnull\n", "---\n", "--- \n...\n", "!!binary aGk=\n", "\"\"\n"} {
+		f.Add([]byte(s), uint8(0))
+	}
 	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
 		kind := Kinds[int(k)%len(Kinds)]
 		lines := 1

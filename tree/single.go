@@ -99,16 +99,17 @@ func LoadDocument(file string, data []byte, kind Kind) (*Document, diag.List) {
 		}
 		kind = DetectKind(file, doc.Root)
 	}
-	if kind == "" && doc.Root == nil {
-		// Nothing to tell a kind from: what is wrong is that there is no
-		// document, which every kind refuses as its shape (wrong_type,
-		// "must be a mapping, found nothing").
-		diags.Add(emptyFile(file, data))
+	if kind == "" && (doc.Root == nil || doc.Root.Kind != yaml.MappingNode) {
+		// Nothing to tell a kind from: what is wrong is that the file
+		// holds no document (nothing, a list, a scalar, null), which
+		// every kind refuses as its shape (wrong_type, "must be a
+		// mapping, found a sequence").
+		diags.Add(notADocument(file, data, doc.Root))
 		return nil, diags
 	}
 	if kind == "" {
 		diags.Add(diag.Errorf(CodeUnknownKind, "cannot tell which kind of document this is").At(file, yamldoc.PosOf(doc.Root)).
-			WithHint("name it with --kind (%s), or put it under a tree directory", kindList()))
+			WithHint("%s", UnknownKindHint))
 		return nil, diags
 	}
 	d, sound, ds := decode(kind, doc)
@@ -122,23 +123,41 @@ func LoadDocument(file string, data []byte, kind Kind) (*Document, diag.List) {
 	return d, diags
 }
 
-// emptyFile is the refusal of a file that holds no document (empty, blank, or
-// comments only) whose kind nothing tells: wrong_type, the shape error
-// every kind gives it (documents.md §2.4), worded for the file.
-func emptyFile(file string, data []byte) diag.Diagnostic {
-	msg := "the file is empty"
-	if len(bytes.TrimSpace(data)) > 0 {
-		msg = "the file holds no document, only comments"
-	}
-	return diag.Errorf(yamldoc.CodeWrongType, "%s", msg).InFile(file).
-		WithHint("an AEP document is a mapping of keys; check that this is the file you meant")
-}
+// UnknownKindHint is the hint of unknown_document_kind: how a lone file's
+// kind is told (DetectKind). It names no command's flag: a command that
+// lets its user name the kind (validate's --kind) adds that where it
+// prints.
+const UnknownKindHint = "a kind is told by keys only it carries (a workflow's `initial` and `states`, a step map's `format`, …) " +
+	"or by the tree directory the file is in (`workflows/`, `drivers/`, …)"
 
-func kindList() string {
+// NameKindHint is what a command whose flag names a file's kind adds to
+// UnknownKindHint (validate: NameKindHint("--kind")), after "; ": "or
+// name it with FLAG (lifecycle, principle, …)".
+func NameKindHint(flag string) string {
 	names := make([]string, len(Kinds))
 	for i, k := range Kinds {
 		names[i] = string(k)
 	}
 	slices.Sort(names)
-	return strings.Join(names, ", ")
+	return "or name it with " + flag + " (" + strings.Join(names, ", ") + ")"
+}
+
+// notADocument is the refusal of a file whose root is not a mapping and
+// whose kind nothing tells: wrong_type, the shape error every kind gives
+// it (documents.md §2.4), worded for the file: empty, comments only, an
+// empty document (`---`), or what the root holds (a sequence, a string,
+// null).
+func notADocument(file string, data []byte, root *yaml.Node) diag.Diagnostic {
+	const hint = "an AEP document is a mapping of keys; check that this is the file you meant"
+	switch {
+	case root == nil && len(bytes.TrimSpace(data)) == 0:
+		return diag.Errorf(yamldoc.CodeWrongType, "the file is empty").InFile(file).WithHint(hint)
+	case root == nil:
+		return diag.Errorf(yamldoc.CodeWrongType, "the file holds no document, only comments").InFile(file).WithHint(hint)
+	case root.Kind == yaml.ScalarNode && root.Tag == "!!null" && root.Value == "":
+		// `---` and nothing after it: no value to point at.
+		return diag.Errorf(yamldoc.CodeWrongType, "the file holds an empty document").InFile(file).WithHint(hint)
+	}
+	return diag.Errorf(yamldoc.CodeWrongType, "the file holds %s, not a document", yamldoc.ShapeOf(root)).
+		At(file, yamldoc.PosOf(root)).WithHint(hint)
 }

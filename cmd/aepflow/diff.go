@@ -16,7 +16,6 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/gitrev"
 	"github.com/aepflow/aepflow/semdiff"
-	"github.com/aepflow/aepflow/stepmap"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/yamldoc"
 )
@@ -218,12 +217,6 @@ func loadDiffDocument(cmd *cobra.Command, what, path string, sources diag.Source
 	}
 	name := inputName(path)
 	d, lds := tree.LoadDocument(name, data, "")
-	for i := range lds {
-		if lds[i].Code == tree.CodeUnknownKind {
-			// The loader's hint names validate's --kind, which diff has not.
-			lds[i] = lds[i].WithHint("diff compares workflows (which declare `initial` and `states`) and step maps (which declare `format: %s`)", stepmap.Format)
-		}
-	}
 	ds.Extend(lds)
 	if d == nil {
 		return nil

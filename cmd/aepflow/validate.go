@@ -117,6 +117,11 @@ func validateFiles(cmd *cobra.Command, files []string, kind tree.Kind) (diag.Lis
 		if ds == nil {
 			_, ds = tree.LoadDocument(inputName(f), data, kind)
 		}
+		for i := range ds {
+			if ds[i].Code == tree.CodeUnknownKind {
+				ds[i].Hint += "; " + tree.NameKindHint("--kind")
+			}
+		}
 		diags.Extend(ds)
 	}
 	return diags, sources, len(files)
