@@ -21,15 +21,16 @@ type Reader struct {
 	File  string
 	Diags *diag.List
 
-	data    []byte          // the document's bytes, for fixes that replace a value in place
-	lines   []int           // byte offset of each line's start, built on first use
-	missing map[string]bool // paths of required keys found missing
-	budget  *suggest.Budget // the did-you-mean work of the whole document
+	data    []byte              // the document's bytes, for fixes that replace a value in place
+	lines   []int               // byte offset of each line's start, built on first use
+	missing map[string]bool     // paths of required keys found missing
+	budget  *suggest.Budget     // the did-you-mean work of the whole document
+	dotted  map[diag.Pos]string // the document's values under keys holding a dot (Document.dotted)
 }
 
 // NewReader returns a Reader for doc's file reporting into diags.
 func NewReader(doc *Document, diags *diag.List) *Reader {
-	return &Reader{File: doc.File, Diags: diags, data: doc.Data}
+	return &Reader{File: doc.File, Diags: diags, data: doc.Data, dotted: doc.dotted}
 }
 
 // Report adds d, located at node n of this reader's file with document
@@ -47,13 +48,27 @@ func (r *Reader) WrongType(n *yaml.Node, path, expected string) {
 	if n == nil && r.missing[path] {
 		return // Require reported the missing key: that is the cause
 	}
-	r.Report(n, path, diag.Errorf(CodeWrongType, "%s must be %s, found %s", nameOf(path), expected, ShapeOf(n)))
+	r.Report(n, path, diag.Errorf(CodeWrongType, "%s must be %s, found %s", r.NameOf(n, path), expected, ShapeOf(n)))
 }
 
-// nameOf names the value at path in a message: its key or index in
-// backticks, "the document" for the root, "the empty key" for a key "".
-func nameOf(path string) string {
-	switch seg := lastSegment(path); {
+// NameOf names the value n at path in a message: the key it stands under,
+// in backticks, whole even when the key holds a dot (a state
+// `review.first`, a fact `diff.exists`), with the indexes that lead to n
+// below it (`x.y[1]`); "the document" for the root, "the empty key" for a
+// key "". A path joins keys with `.` and writes each as it is (documents.md
+// §7: `states.<s>`), so its last segment alone would name `first`: Parse
+// records where the values of such keys stand. Otherwise (no dot in the
+// key, no n) the path's last segment names it.
+func (r *Reader) NameOf(n *yaml.Node, path string) string {
+	seg := lastSegment(path)
+	if n != nil && r.dotted != nil {
+		// The recorded name is used only where it ends the path, so a
+		// position that is not the value's own cannot name another key.
+		if name, ok := r.dotted[PosOf(n)]; ok && (path == name || strings.HasSuffix(path, "."+name)) {
+			seg = name
+		}
+	}
+	switch {
 	case path == "":
 		return "the document"
 	case seg == "":
@@ -496,7 +511,7 @@ func (r *Reader) Uint32(n *yaml.Node, path string, min uint64) (uint32, bool) {
 	}
 	v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
 	if err != nil || v < int64(min) || v > math.MaxUint32 {
-		r.Invalid(n, path, "%s must be an integer from %d to %d, found %s", nameOf(path), min, uint64(math.MaxUint32), n.Value)
+		r.Invalid(n, path, "%s must be an integer from %d to %d, found %s", r.NameOf(n, path), min, uint64(math.MaxUint32), n.Value)
 		return 0, false
 	}
 	return uint32(v), true

@@ -177,6 +177,24 @@ func (d *Document) checkKeys(n *yaml.Node, diags *diag.List) {
 		if first != nil {
 			first[k.Value] = k
 		}
+		if strings.IndexByte(k.Value, '.') >= 0 {
+			d.recordDotted(n.Content[i+1], k.Value)
+		}
+	}
+}
+
+// recordDotted records where v, the value of a key holding a dot, stands,
+// under name, and the items of v when it is a sequence (Document.dotted).
+// Depth was bounded by Parse.
+func (d *Document) recordDotted(v *yaml.Node, name string) {
+	if d.dotted == nil {
+		d.dotted = map[diag.Pos]string{}
+	}
+	d.dotted[PosOf(v)] = name
+	if v.Kind == yaml.SequenceNode {
+		for i, it := range v.Content {
+			d.recordDotted(it, Index(name, i))
+		}
 	}
 }
 

@@ -57,6 +57,15 @@ type Document struct {
 	File string
 	Data []byte
 	Root *yaml.Node
+	// dotted maps the position of each value that stands under a key
+	// holding a dot, and of the items of such a value that is a sequence
+	// (down through nested sequences), to its name: the key whole
+	// (`review.first`), with the indexes below it (`x.y[1]`). A document
+	// path writes such a key as it is, so its last segment cannot name it
+	// (Reader.NameOf). Positions, not nodes: a decoder that drops the
+	// nodes it has read (workflow.DecodeReleasing) lets them go. Nil when
+	// no key holds a dot.
+	dotted map[diag.Pos]string
 }
 
 // PosOf returns the position of node n (the zero Pos for nil).

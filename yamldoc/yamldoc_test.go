@@ -214,7 +214,8 @@ func diagLines(l diag.List) []string {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"a: 1\n", "x: &a 1\ny: *a\n", "{\"a\": [1, {\"b\": null}]}", "- [[[]]]\n", "a: |\n  text\n", "? [a]\n: b\n", "a: 1\r\nb: \"\xc3\"\n\u2028c: \xff\n",
-		"{\"a\": 1}  x\n", "{\"a\": 1}\n{\"b\": 2}\n", "[\"#]\", '}'] # ]\n\n  ]\n", "\"s\\\"\" x", "  a: 1\nb: 2\n", "{a: 1}\u2028}", "\ufeff--- [1]\r]", "a: [010, 3_0, 0b1, -0x1, 0X1, 08, 1e3, 0o7]\n"} {
+		"{\"a\": 1}  x\n", "{\"a\": 1}\n{\"b\": 2}\n", "[\"#]\", '}'] # ]\n\n  ]\n", "\"s\\\"\" x", "  a: 1\nb: 2\n", "{a: 1}\u2028}", "\ufeff--- [1]\r]", "a: [010, 3_0, 0b1, -0x1, 0X1, 08, 1e3, 0o7]\n",
+		"a.b: [1, [2, {c.d: [x]}]]\nc.d: {e.f: x}\ng.h:\n\"\": 1\n. : [.]\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -242,6 +243,17 @@ func FuzzParse(f *testing.F) {
 			m := r.Map(doc.Root, "doc", true)
 			m.Get("a")
 			m.Done()
+			// Name every value under its key (keys holding a dot are
+			// named whole, NameOf).
+			if doc.Root.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(doc.Root.Content); i += 2 {
+					p := Key("doc", doc.Root.Content[i].Value)
+					if name := r.NameOf(doc.Root.Content[i+1], p); name == "" || name == "``" {
+						t.Fatalf("NameOf(%q) = %q", p, name)
+					}
+					r.Strings(doc.Root.Content[i+1], p, true)
+				}
+			}
 		}
 	})
 }
@@ -351,6 +363,39 @@ func TestNoEmptyNames(t *testing.T) {
 		"the required key `name` is missing",
 		"the empty key must be a sequence, found an integer",
 		"unknown key \"\" (an empty key)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestNamesWholeDottedKey: a message names the whole key a value stands
+// under, when the key holds a dot (a state `review.first`, a fact
+// `diff.exists`): the path joins keys with `.` as the location of
+// documents.md writes them (`states.<s>`), so its last segment named only
+// `first`. An index is named with its key (`a.b[1]`); the path is kept.
+func TestNamesWholeDottedKey(t *testing.T) {
+	doc, diags := Parse("f.yaml", []byte("states:\n  review.first: 5\nfacts:\n  diff.exists: {a: 1}\n  x.y: [a, [b]]\n  big.count: -1\n"))
+	r := NewReader(doc, &diags)
+	top := r.Map(doc.Root, "workflow demo.w/1", false)
+	states := top.Require("states")
+	r.Map(states.Content[1], "workflow demo.w/1.states.review.first", false)
+	facts := top.Require("facts")
+	r.String(facts.Content[1], "facts.diff.exists")
+	r.Strings(facts.Content[3], "facts.x.y", false)
+	r.Uint32(facts.Content[5], "facts.big.count", 0)
+	r.Bool(nil, "facts.not.there") // no value: named by the path's last segment
+	top.Done()
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Path+": "+d.Message)
+	}
+	want := []string{
+		"workflow demo.w/1.states.review.first: `review.first` must be a mapping, found an integer",
+		"facts.diff.exists: `diff.exists` must be a string, found a mapping",
+		"facts.x.y[1]: `x.y[1]` must be a string, found a sequence",
+		"facts.big.count: `big.count` must be an integer from 0 to 4294967295, found -1",
+		"facts.not.there: `there` must be a boolean, found nothing",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

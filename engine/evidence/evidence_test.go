@@ -92,6 +92,8 @@ func TestDocumentRefusals(t *testing.T) {
 		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: 1e400, producer: {producer: agent, id: a}}", "`failed` is `1e400`, a number out of range: it is beyond the largest 64-bit float"},
 		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: 1e300, producer: {producer: agent, id: a}}", "`failed` is `1e300`, a number out of range"},
 		{"- {kind: metric_observation, observed_at: 2024-01-01, metric: m, value: .nan, producer: {producer: agent, id: a}}", "`value` is `.nan`, which is not a finite number [invalid_value]"},
+		// Inside an opaque value, a key holding a dot is named whole.
+		{"- {kind: verification, observed_at: 2024-01-01, claim: c, verifier: v, status: failed, counterexamples: {input.size: 1e400}, producer: {producer: agent, id: a}}", "`input.size` is `1e400`, a number out of range"},
 	} {
 		recs, diags := ReadDocument("e.yaml", []byte(c.doc), now)
 		if recs != nil || !strings.Contains(diagText(diags), c.want) {

@@ -34,7 +34,7 @@ func fromNode(r *yamldoc.Reader, n *yaml.Node, path string) (Any, bool) {
 		case yamldoc.FiniteNumber:
 			return f, true
 		case yamldoc.NonFiniteNumber, yamldoc.NumberOutOfRange:
-			r.Invalid(n, path, "%s", yamldoc.NumberProblem("`"+lastKey(path)+"`", n, class))
+			r.Invalid(n, path, "%s", yamldoc.NumberProblem(r.NameOf(n, path), n, class))
 			return nil, false
 		}
 		return n.Value, true
@@ -60,15 +60,6 @@ func fromNode(r *yamldoc.Reader, n *yaml.Node, path string) (Any, bool) {
 	}
 	r.WrongType(n, path, "a value")
 	return nil, false
-}
-
-// lastKey names the value at path in a message: its last key or index
-// (a payload key such as `failed`; inside an opaque value, `values[2]`).
-func lastKey(path string) string {
-	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		return path[i+1:]
-	}
-	return path
 }
 
 // writeAny writes v as canonical JSON: object keys sorted, numbers in the
