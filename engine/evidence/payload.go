@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/vocab"
 	"github.com/aepflow/aepflow/yamldoc"
 	yaml "go.yaml.in/yaml/v3"
@@ -149,7 +150,8 @@ func readPayload(r *yamldoc.Reader, m *yamldoc.Map, path, kind string, skip []st
 		// Only an absent key takes the default: `failed: null` is not
 		// "no failure" but a value of the wrong type, refused below by
 		// checkField as any other (read as 0, it passed a check with no
-		// data). An opaque field (tAny) keeps its null.
+		// data). An optional opaque field (tAny) keeps its null; a
+		// required one is refused (checkField).
 		if n == nil {
 			switch {
 			case f.required:
@@ -180,6 +182,16 @@ func readPayload(r *yamldoc.Reader, m *yamldoc.Map, path, kind string, skip []st
 
 // checkField converts and checks one schema field.
 func checkField(r *yamldoc.Reader, n *yaml.Node, path string, f field, kind string) (Any, bool) {
+	if f.required && f.typ == tAny && yamldoc.IsNull(n) {
+		// An opaque key keeps its null, but a required one is then given
+		// no value: `reviewer: null` made a review with nobody behind it
+		// approve its subject (review.approved), `approver: ~` grant an
+		// approval. Absent, the key is missing_field; null is refused at
+		// the value, as a typed key's null is.
+		r.Report(n, path, diag.Errorf(yamldoc.CodeWrongType, "`%s` is required by the `%s` record, found null", f.key, kind).
+			WithHint("name who it was, as a mapping such as `%s: {%s: human, id: ada}`", f.key, f.key))
+		return nil, false
+	}
 	v, ok := fromNode(r, n, path)
 	if !ok {
 		return nil, false
