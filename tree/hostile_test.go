@@ -50,7 +50,9 @@ func TestSpecialFilesRefused(t *testing.T) {
 
 // TestTreeBytesBounded: many files under the per-file bound still cannot
 // take the tree past MaxTreeBytes; the first file over it is refused once
-// (sparse files: nothing is written out, and none is read).
+// (sparse files: nothing is written out, and none is read). As its
+// refusal says, no file after it is read: small broken files after it, in
+// the same directory and in a later one, were read and reported.
 func TestTreeBytesBounded(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "workflows")
@@ -63,10 +65,21 @@ func TestTreeBytesBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := f.Truncate(4 << 20); err != nil {
+		// A little under the per-file bound: the budget keeps room for a
+		// small file after the first one refused.
+		if err := f.Truncate(4<<20 - 64<<10); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
+	}
+	broken := []string{filepath.Join(dir, "x-broken.yaml"), filepath.Join(root, "workflows", "zz", "broken.yaml"), filepath.Join(root, "profiles", "broken.yaml")}
+	for _, p := range broken {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("id: [broken\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// A load that keeps no bytes (the hook's) is held to the same budget.
 	for _, opts := range []Options{{}, {NoSources: true}} {
@@ -79,6 +92,11 @@ func TestTreeBytesBounded(t *testing.T) {
 		}
 		if len(over) != 1 || over[0] != fmt.Sprintf("w%03d.yaml", MaxTreeBytes/(4<<20)) {
 			t.Errorf("%+v: over-budget refusals: %v; want one, at the file past 64 MiB", opts, over)
+		}
+		for _, d := range diags {
+			if filepath.Base(d.File) == "broken.yaml" || filepath.Base(d.File) == "x-broken.yaml" {
+				t.Errorf("%+v: a file after the budget was spent was read: %v", opts, d)
+			}
 		}
 	}
 }

@@ -145,8 +145,13 @@ func parseFile(file string, kind Kind, opts Options) *entry {
 }
 
 // withinBudget returns e, or its refusal when its bytes would take the
-// tree past MaxTreeBytes (readEntry's rule, applied after the read).
+// tree past MaxTreeBytes (readEntry's rule, applied after the read). Once
+// the budget is spent, e is dropped without a word, as readEntry drops a
+// file it does not read.
 func (t *Tree) withinBudget(e *entry) *entry {
+	if t.full {
+		return &entry{file: e.file}
+	}
 	if e.data == nil {
 		return e
 	}
@@ -159,9 +164,14 @@ func (t *Tree) withinBudget(e *entry) *entry {
 
 // readEntry reads, parses, decodes and validates one file of kind from
 // disk. A file over the size bound, or one that would take the tree past
-// MaxTreeBytes, is refused before it is read.
+// MaxTreeBytes, is refused before it is read; once the budget is spent, no
+// file is read at all (overBudget's refusal says so: a small file after it
+// was read, and its problems reported, though the tree was already refused).
 func (t *Tree) readEntry(file string, kind Kind) *entry {
 	refused := func(diags diag.List) *entry { return &entry{file: File{Path: file, Kind: kind}, diags: diags} }
+	if t.full {
+		return refused(nil)
+	}
 	if info, err := os.Stat(file); err == nil && info.Mode().IsRegular() && info.Size() <= yamldoc.MaxFileSize && t.bytes+info.Size() > MaxTreeBytes {
 		return refused(t.overBudget(file))
 	}
