@@ -344,6 +344,23 @@ func underDrive(cmd *cobra.Command) bool {
 	return false
 }
 
+// namesDrive reports whether args invoke the hook: their first word that is
+// neither a root flag nor a root flag's value is `drive`.
+func namesDrive(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return i+1 < len(args) && args[i+1] == "drive"
+		case a == "--color":
+			i++ // its value follows
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a == "drive"
+		}
+	}
+	return false
+}
+
 // internalExit returns the exit code of an internal failure of cmd: 3,
 // except under a protocol that fixes its own (the hook: 1, cannot answer).
 func internalExit(cmd *cobra.Command) int {
@@ -387,6 +404,16 @@ func printLine(stderr io.Writer, text string) {
 func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(withIOState(context.Background()))
+	if namesDrive(args) && (cmd == nil || !underDrive(cmd)) {
+		// The hook's command line, answered by the root (`aepflow
+		// --version drive transition`, a root flag it does not know):
+		// not the hook's answer, so neither 0 (proceed) nor 2 (refuse,
+		// which carries a reason) but "cannot answer".
+		if err != nil {
+			printError(stderr, err)
+		}
+		return hookCannot
+	}
 	if err == nil {
 		if underDrive(cmd) && helpAsked(cmd) {
 			// Asking the hook for help is not an answer: exit 0 would
