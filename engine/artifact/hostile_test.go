@@ -108,3 +108,19 @@ func TestStoreRefusesALinkedDirectory(t *testing.T) {
 		t.Errorf("a linked directory in the store: %v %v", g, diags)
 	}
 }
+
+// TestStoreRefusesADanglingLink: a symbolic link at the top of the store
+// that leads nowhere (a moved directory of planning files) was passed over
+// in silence; it is refused, naming the link.
+func TestStoreRefusesADanglingLink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(t.TempDir(), "moved"), filepath.Join(dir, "specification")); err != nil {
+		t.Fatal(err)
+	}
+	g, diags := ReadStore(dir)
+	if g != nil || len(diags) != 1 || diags[0].Code != "store_unreadable" ||
+		!strings.Contains(diags[0].Message, "is a symbolic link that leads nowhere") ||
+		filepath.Base(diags[0].File) != "specification" {
+		t.Errorf("a dangling link in the store: %v %v", g, diags)
+	}
+}

@@ -94,8 +94,13 @@ func ReadStore(dir string) (*Graph, diag.List) {
 			// Not walked (as a tree does not walk one), and not passed
 			// over in silence: the artifacts behind it would be missing,
 			// and a guard on a missing artifact would hold.
+			// A link that leads nowhere may have been a directory of
+			// planning files: it is refused too.
 			path := filepath.Join(dir, sub.Name())
-			if info, err := os.Stat(path); err == nil && info.IsDir() {
+			switch info, err := os.Stat(path); {
+			case err != nil:
+				diags.Add(diag.Errorf("store_unreadable", "cannot read the planning store: `%s` is a symbolic link that leads nowhere (%v), so what it named is not read", path, fsio.Reason(err)).InFile(path))
+			case info.IsDir():
 				diags.Add(diag.Errorf("store_unreadable", "cannot read the planning store: `%s` is a symbolic link to a directory, which is not followed, so the files under it are not read", path).InFile(path))
 			}
 			continue
