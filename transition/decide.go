@@ -116,8 +116,8 @@ func Consult(stdin io.Reader, opts Options) Outcome {
 	}
 	// A file (the loop's pipe) is waited on where it is read; any other
 	// reader is read on a goroutine a stdin that never ends leaves behind,
-	// whose panic still reaches the program's recover (deadline.ReadAll).
-	data, err := deadline.ReadAll(stdin, wait, func(r io.Reader) ([]byte, error) { return fsio.ReadAll(r, "stdin", MaxStdin) })
+	// whose panic still reaches the program's recover (deadline.ReaderWithin).
+	data, err := fsio.ReadAll(deadline.ReaderWithin(stdin, wait), "stdin", MaxStdin)
 	if errors.Is(err, deadline.ErrExpired) {
 		return cannot("stdin did not end within %v: the loop writes one line and closes it", wait)
 	}

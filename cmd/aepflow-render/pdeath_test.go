@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -93,8 +94,8 @@ func childOf(t *testing.T, parent int) int {
 	return 0
 }
 
-// waitReading waits until one of process pid's threads is blocked in
-// read(2) on file descriptor 0 (/proc/PID/task/TID/syscall reads "0 0x0 …").
+// waitReading waits until one of process pid's threads waits for standard
+// input (waitsForStdin, from /proc/PID/task/TID/syscall).
 func waitReading(t *testing.T, pid int) {
 	t.Helper()
 	tasks := "/proc/" + strconv.Itoa(pid) + "/task"
@@ -108,13 +109,28 @@ func waitReading(t *testing.T, pid int) {
 			if err != nil {
 				t.Skipf("cannot read a thread's system call: %v", err)
 			}
-			if strings.HasPrefix(string(data), "0 0x0 ") {
+			if waitsForStdin(string(data)) {
 				return
 			}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("the companion %d never read its stdin", pid)
+}
+
+// waitsForStdin reports whether a thread's /proc syscall line shows it
+// waiting for standard input: in read(0, …), or in poll(2), which the
+// companion's bounded stdin waits in on Linux before it reads (ppoll on
+// every architecture, poll where it exists: 7 on amd64, which the x/sys
+// constants do not name on every architecture).
+func waitsForStdin(line string) bool {
+	switch {
+	case strings.HasPrefix(line, strconv.Itoa(unix.SYS_READ)+" 0x0 "),
+		strings.HasPrefix(line, strconv.Itoa(unix.SYS_PPOLL)+" "),
+		runtime.GOARCH == "amd64" && strings.HasPrefix(line, "7 "):
+		return true
+	}
+	return false
 }
 
 // describe says how a process ended.

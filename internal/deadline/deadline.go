@@ -1,7 +1,8 @@
 // Package deadline waits for a call that may never return, up to a bound:
-// the hook's read of stdin, the companion's layout, each read of a stream
-// that may pause for ever (Reader) and the whole read of a stream that may
-// never end (ReaderWithin), none of which can be cancelled once started.
+// the companion's layout, each read of a stream that may pause for ever
+// (Reader) and the whole read of a stream that may never end
+// (ReaderWithin: the hook's stdin, a document read from `-`), none of
+// which can be cancelled once started.
 package deadline
 
 import (
@@ -71,10 +72,20 @@ func Reader(r io.Reader, idle time.Duration) io.Reader {
 // starts at the first Read, and every Read returns what r's Read returns,
 // or ErrExpired once total has passed since then. It suits a stream whose
 // size is small and known (a document of a few MiB arrives in well under
-// a second from any producer): a stream left open, silent or dripping a
-// byte at a time fails within total whatever it sends. After ErrExpired
-// every Read returns ErrExpired, as Reader's do.
+// a second from any producer; the hook's one line): a stream left open,
+// silent or dripping a byte at a time fails within total whatever it
+// sends. After ErrExpired every Read returns ErrExpired, as Reader's do.
+//
+// Where r is a file the system can wait on (standard input on Linux: a
+// pipe, a terminal, a regular file), each Read waits for input with
+// poll(2) and reads on the caller's goroutine: the hook reads its stdin
+// once per consultation, and a goroutine per read cost each process a
+// thread woken and a hand-over. Any other reader is read on a goroutine
+// per Read (Call).
 func ReaderWithin(r io.Reader, total time.Duration) io.Reader {
+	if p, ok := polledWithin(r, total); ok {
+		return p
+	}
 	return &idleReader{r: r, idle: total, whole: true}
 }
 
