@@ -199,21 +199,8 @@ var maxStdinWait = 60 * time.Second
 // (deadline.ReaderWithin); past it, a read fails with an *fsio.Error
 // naming stdin and the bound.
 func boundedStdin(stdin io.Reader) io.Reader {
-	return &expiring{r: deadline.ReaderWithin(stdin, maxStdinWait), wait: maxStdinWait}
-}
-
-type expiring struct {
-	r    io.Reader
-	wait time.Duration
-}
-
-func (e *expiring) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if errors.Is(err, deadline.ErrExpired) {
-		err = &fsio.Error{Op: "read", Path: "stdin", Kind: fsio.KindIO,
-			Err: fmt.Errorf("it did not end within %v, the bound on reading the DOT text (pipe a file that ends, or redirect one)", e.wait)}
-	}
-	return n, err
+	return fsio.Expiring(deadline.ReaderWithin(stdin, maxStdinWait), "stdin",
+		fmt.Sprintf("it did not end within %v, the bound on reading the DOT text (pipe a file that ends, or redirect one)", maxStdinWait))
 }
 
 // stdinOpened is standard input as an input --out may not replace, when

@@ -174,8 +174,8 @@ var maxStdinPause = 60 * time.Second
 // default: nothing in cmd/aepflow reads cmd.InOrStdin for a `-` but
 // through it or stdinStream.
 func stdinOf(cmd *cobra.Command) io.Reader {
-	return &boundedStdin{r: deadline.ReaderWithin(cmd.InOrStdin(), maxStdinWait),
-		reason: fmt.Sprintf("it did not end within %v, the bound on reading a document from standard input (pipe a file that ends, or name it)", maxStdinWait)}
+	return fsio.Expiring(deadline.ReaderWithin(cmd.InOrStdin(), maxStdinWait), stdinName,
+		fmt.Sprintf("it did not end within %v, the bound on reading a document from standard input (pipe a file that ends, or name it)", maxStdinWait))
 }
 
 // stdinStream returns standard input for a transcript, which may be far
@@ -183,23 +183,8 @@ func stdinOf(cmd *cobra.Command) io.Reader {
 // fails with an *fsio.Error naming <stdin> (deadline.Reader), however long
 // the whole read takes.
 func stdinStream(cmd *cobra.Command) io.Reader {
-	return &boundedStdin{r: deadline.Reader(cmd.InOrStdin(), maxStdinPause),
-		reason: fmt.Sprintf("nothing arrived for %v, the bound on a pause in standard input (pipe a file that ends, or name it)", maxStdinPause)}
-}
-
-// boundedStdin turns a deadline reader's expiry into a refusal naming
-// standard input and the bound (reason).
-type boundedStdin struct {
-	r      io.Reader
-	reason string
-}
-
-func (b *boundedStdin) Read(p []byte) (int, error) {
-	n, err := b.r.Read(p)
-	if errors.Is(err, deadline.ErrExpired) {
-		err = &fsio.Error{Op: "read", Path: stdinName, Kind: fsio.KindIO, Err: errors.New(b.reason)}
-	}
-	return n, err
+	return fsio.Expiring(deadline.Reader(cmd.InOrStdin(), maxStdinPause), stdinName,
+		fmt.Sprintf("nothing arrived for %v, the bound on a pause in standard input (pipe a file that ends, or name it)", maxStdinPause))
 }
 
 // readInput returns the bytes of the file path names, at most limit of

@@ -28,6 +28,7 @@ package fsio
 import (
 	"errors"
 	"fmt"
+	"github.com/aepflow/aepflow/internal/deadline"
 	"io"
 	"os"
 )
@@ -291,6 +292,26 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 			return nil, &Error{Op: "read", Path: path, Kind: KindIO, Err: err}
 		}
 	}
+}
+
+// Expiring returns r, a reader bounded in time by package deadline, whose
+// reads past the bound fail with an *Error reading name, the bound's
+// ErrExpired worded by reason (which bound it was, and what to do).
+func Expiring(r io.Reader, name, reason string) io.Reader {
+	return &expiring{r: r, name: name, reason: reason}
+}
+
+type expiring struct {
+	r            io.Reader
+	name, reason string
+}
+
+func (e *expiring) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if errors.Is(err, deadline.ErrExpired) {
+		err = &Error{Op: "read", Path: e.name, Kind: KindIO, Err: errors.New(e.reason)}
+	}
+	return n, err
 }
 
 // ReadAll reads r (standard input, say) to its end, refusing it with a
