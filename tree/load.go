@@ -111,10 +111,10 @@ const minParallelFiles = 8
 // admitted next (goroutines started per window, as before, paid for their
 // start and for growing their stacks again, and each window's slowest file
 // held the others up). Files are admitted against the byte budget as they
-// come in; once it is spent no more are handed out, the ones in flight are
-// refused from their bytes, and the rest are taken one by one, refused
-// from their size before they are read, as a sequential load does: at most
-// a window of files beyond MaxTreeBytes is ever read.
+// come in; once it is spent no more are handed out, and the ones in flight
+// and the rest are dropped, as a sequential load drops every file after
+// the one that spent it: at most a window of files beyond MaxTreeBytes is
+// ever read.
 func (t *Tree) readFiles(files []string, kind Kind, diags *diag.List) {
 	workers := min(runtime.GOMAXPROCS(0), len(files))
 	if workers <= 1 || len(files) < minParallelFiles || t.full {
@@ -165,8 +165,7 @@ func (t *Tree) withinBudget(e *entry) *entry {
 // readEntry reads, parses, decodes and validates one file of kind from
 // disk. A file over the size bound, or one that would take the tree past
 // MaxTreeBytes, is refused before it is read; once the budget is spent, no
-// file is read at all (overBudget's refusal says so: a small file after it
-// was read, and its problems reported, though the tree was already refused).
+// file is read at all, as overBudget's refusal says.
 func (t *Tree) readEntry(file string, kind Kind) *entry {
 	refused := func(diags diag.List) *entry { return &entry{file: File{Path: file, Kind: kind}, diags: diags} }
 	if t.full {
