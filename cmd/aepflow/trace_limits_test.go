@@ -33,19 +33,26 @@ expectations:
   - {id: turns, expect: {turns: {count: {at_most: 1}}}}
 `
 
-// TestTraceInputBounds: a transcript or a spec over its bound is refused
-// (exit 1, naming the input and the limit), from a file and from standard
-// input alike; within the bound both are read.
-func TestTraceInputBounds(t *testing.T) {
+// writeLimitsInputs writes limitsTranscript and limitsSpec to files of a
+// new directory and returns their paths.
+func writeLimitsInputs(t *testing.T) (transcript, spec string) {
+	t.Helper()
 	dir := t.TempDir()
-	transcript := filepath.Join(dir, "run.jsonl")
-	spec := filepath.Join(dir, "spec.yaml")
+	transcript, spec = filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "spec.yaml")
 	if err := os.WriteFile(transcript, []byte(limitsTranscript), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(spec, []byte(limitsSpec), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return transcript, spec
+}
+
+// TestTraceInputBounds: a transcript or a spec over its bound is refused
+// (exit 1, naming the input and the limit), from a file and from standard
+// input alike; within the bound both are read.
+func TestTraceInputBounds(t *testing.T) {
+	transcript, spec := writeLimitsInputs(t)
 	small := int64(len(limitsTranscript) - 1)
 	for _, c := range []struct {
 		name             string
@@ -208,15 +215,7 @@ func (d *dripReader) Read(p []byte) (int, error) {
 // read. A spec is a document: its read is bounded in total (maxStdinWait).
 func TestTraceStdinPause(t *testing.T) {
 	withStdinBounds(t, 100*time.Millisecond, 100*time.Millisecond)
-	dir := t.TempDir()
-	transcript := filepath.Join(dir, "run.jsonl")
-	spec := filepath.Join(dir, "spec.yaml")
-	if err := os.WriteFile(transcript, []byte(limitsTranscript), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(spec, []byte(limitsSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	transcript, spec := writeLimitsInputs(t)
 	const refusal = "aepflow: cannot read `<stdin>`: nothing arrived for 100ms, the bound on a pause in standard input (pipe a file that ends, or name it)\n"
 	for _, c := range []struct {
 		name   string
