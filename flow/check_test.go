@@ -306,3 +306,31 @@ func TestReadYAMLErrorPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRefusesUnreadableTags: an explicit tag its value does not read
+// as, or one outside YAML's core schema, is a parse error at the tagged
+// node (internal/yamltag), as in an AEP document. `!!null x` read as null
+// and `!custom x` as the string "x"; a tag the value reads as anyway is
+// kept.
+func TestReadRefusesUnreadableTags(t *testing.T) {
+	for src, want := range map[string]string{
+		"a: 1\nb: !!null x\n":    "2:4",
+		"a: !custom x\n":         "1:4",
+		"a: !!bool yes\n":        "1:4",
+		"a: !!set {b: null}\n":   "1:4",
+		"a: [1, !!int two]\n":    "1:8",
+		"a: !!binary aGVsbG8=\n": "1:4",
+	} {
+		_, ds := Read("t.yaml", []byte(src))
+		if len(ds) != 1 || ds[0].Code != "flow_parse_error" || ds[0].Pos.String() != want || !strings.Contains(ds[0].Message, "tag") {
+			t.Errorf("%q: %v, want one flow_parse_error at %s naming the tag", src, ds, want)
+		}
+	}
+	raw, ds := Read("t.yaml", []byte("a: !!str 010\nb: !!int '2'\nc: !!map {d: !!null ~}\n"))
+	if ds != nil {
+		t.Fatalf("tags the values read as: %v", ds)
+	}
+	if a, _ := raw.Root.Get("a"); a.Kind != StringValue || a.Text != "010" {
+		t.Errorf("!!str 010 read as %+v", a)
+	}
+}

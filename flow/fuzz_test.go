@@ -30,6 +30,8 @@ func FuzzReadFlow(f *testing.F) {
 			f.Add(strings.HasSuffix(file, ".json"), data)
 		}
 	}
+	// Tags the values do not read as, and tags outside the core schema.
+	f.Add(false, []byte("id: !!str a\nsteps: !!set {x: !!null y, z: !!bool 1}\n"))
 	// JSON syntax errors inside and between tokens, beyond ASCII, and a
 	// byte order mark (positioned by scanning the offending token).
 	for _, src := range []string{`{"id": é}`, "\ufeff{}", "{\"id\": \"a\n\"}", `{"a": tru}`, `{"a": "\u12"}`, `{"é": "x" y}`, "{\"a\": \"\xff\"}"} {

@@ -14,6 +14,7 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/yamlerr"
+	"github.com/aepflow/aepflow/internal/yamltag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -262,6 +263,9 @@ func (c *yamlConv) convert(n *yaml.Node, depth int) (*Value, *diag.Diagnostic) {
 		return nil, c.fail(n, "nesting deeper than %d levels", MaxDepth)
 	}
 	c.deepest = max(c.deepest, depth)
+	if why, unreadable := yamltag.Unreadable(n); unreadable {
+		return nil, c.fail(n, "%s; %s", why, yamltag.Hint)
+	}
 	if n.Anchor != "" {
 		c.keep++
 		defer func() { c.keep-- }()

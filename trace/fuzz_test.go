@@ -178,6 +178,8 @@ func FuzzReadSpec(f *testing.F) {
 	// Numbers YAML 1.1 and 1.2 read otherwise, refused at their position
 	// (an anchor's use included), beside the forms both read alike.
 	f.Add([]byte(okHeader + "- {id: a, expect: {turns: {count: {at_least: 0o7, at_most: 010}}}}\n- {id: b, expect: {tool.called: {args: {n: {equals: &n -0x10}, m: {equals: *n}}}}}\n- {id: c, expect: {cost.total: {at_most_usd: 1_0.5}}}\n- {id: d, expect: {tool.result_bytes: {bytes: {exactly: 0b11}}}}\n"))
+	// Tags the values do not read as, and tags outside the core schema.
+	f.Add([]byte(okHeader + "- {id: a, expect: {turns: {count: {at_least: !!int '2', at_most: !!null 3}}}}\n- {id: b, expect: !custom {x: !!bool yes}}\n"))
 	var irs []*IR
 	for _, name := range []string{"small.jsonl", "events.jsonl", "codex.jsonl"} {
 		irs = append(irs, mustRead(f, readFile(f, "../testdata/trace/transcripts/"+name)))

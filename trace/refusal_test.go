@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/yamltag"
 )
 
 const okHeader = "format: trace-spec/1\nid: t\nexpectations:\n"
@@ -370,5 +371,32 @@ func TestSpecNumbersInOneReading(t *testing.T) {
 	a, b := mustSpec(t, []byte(okHeader+"- {id: a, expect: {turns: {count: {at_most: 0xA}}}}\n")), mustSpec(t, []byte(okHeader+"- {id: a, expect: {turns: {count: {at_most: 10}}}}\n"))
 	if a.Digest != b.Digest {
 		t.Errorf("0xA and 10 digest apart")
+	}
+}
+
+// TestSpecTagsReadAsTheirValues: an explicit tag its value does not read as,
+// or one outside YAML's core schema, is TRACE-SPEC-002 at its line and
+// column, as in an AEP document (yamltag.Unreadable). The spec read
+// `at_most: !!null 3` as no bound and `!custom 3` as the string "3".
+func TestSpecTagsReadAsTheirValues(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{"- {id: a, expect: {turns: {count: {at_most: !!null 3}}}}\n",
+			"line 4, column 45: `3` is tagged `!!null` but is not null; " + yamltag.Hint},
+		{"- {id: a, expect: {turns: {count: {at_most: !custom 3}}}}\n",
+			"line 4, column 45: the tag `!custom` is not one of YAML's core schema; " + yamltag.Hint},
+		{"- {id: a, expect: !!set {turns: {count: {at_most: 3}}}}\n",
+			"line 4, column 19: the tag `!!set` is not one of YAML's core schema; " + yamltag.Hint},
+	} {
+		spec, refusals := ReadSpec([]byte(okHeader + c.doc))
+		if spec != nil || len(refusals) != 1 {
+			t.Errorf("%s: spec %v, refusals %v", c.doc, spec != nil, refusals)
+			continue
+		}
+		if d := refusals[0]; d.Code != CodeSpecShape || d.Message != c.want {
+			t.Errorf("%s: %s\nwant TRACE-SPEC-002: %s", c.doc, FormatRefusal(d), c.want)
+		}
+	}
+	if _, refusals := ReadSpec([]byte(okHeader + "- {id: a, expect: {turns: {count: {at_most: !!int '3'}}}}\n")); len(refusals) != 0 {
+		t.Errorf("a tag the value reads as: %v", refusals)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/aepflow/aepflow/internal/yamltag"
 	"github.com/aepflow/aepflow/yamldoc"
 )
 
@@ -79,6 +80,9 @@ func nodeValue(n *yaml.Node, budget *int64, depth int) (any, error) {
 	if depth > MaxSpecDepth {
 		return nil, errDepth
 	}
+	if why, unreadable := yamltag.Unreadable(n); unreadable {
+		return nil, fmt.Errorf("line %d, column %d: %s; %s", n.Line, n.Column, why, yamltag.Hint)
+	}
 	switch n.Kind {
 	case yaml.AliasNode:
 		return nodeValue(n.Alias, budget, depth+1)
@@ -126,10 +130,12 @@ func mappingValue(n *yaml.Node, budget *int64, depth int) (any, error) {
 	return m, nil
 }
 
-// scalarValue converts a scalar. A number written in a form YAML 1.1 and
-// YAML 1.2 read otherwise (`010`, `3_0`, `0b11`, `-0x10`) is refused at its
-// line and column, as yamldoc refuses it in an AEP document: yaml.v3 reads
-// `at_most: 010` as 8, trace.md §3.2's YAML 1.2 as 10.
+// scalarValue converts a scalar (one whose explicit tag its value does
+// not read as was refused already, yamltag.Unreadable). A number written
+// in a form YAML 1.1 and YAML 1.2 read otherwise (`010`, `3_0`, `0b11`,
+// `-0x10`) is refused at its line and column, as yamldoc refuses it in an
+// AEP document: yaml.v3 reads `at_most: 010` as 8, trace.md §3.2's YAML 1.2
+// as 10.
 func scalarValue(n *yaml.Node) (any, error) {
 	if why, ambiguous := yamldoc.AmbiguousNumber(n); ambiguous {
 		return nil, fmt.Errorf("line %d, column %d: %s; %s", n.Line, n.Column, why, yamldoc.AmbiguousNumberHint)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/yamltag"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -62,7 +63,9 @@ func (d *Document) checkTree(n *yaml.Node, diags *diag.List) {
 	if n.Kind == yaml.MappingNode {
 		d.checkKeys(n, diags)
 	}
-	if n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float") {
+	if why, unreadable := yamltag.Unreadable(n); unreadable {
+		diags.Add(diag.Errorf(CodeInvalidValue, "%s", why).At(d.File, PosOf(n)).WithHint(yamltag.Hint))
+	} else if n.Kind == yaml.ScalarNode && (n.Tag == "!!int" || n.Tag == "!!float") {
 		d.checkNumber(n, diags)
 	}
 	for _, c := range n.Content {
@@ -242,6 +245,9 @@ func ShapeOf(n *yaml.Node) string {
 		return "a non-finite number"
 	case class == NumberOutOfRange:
 		return "a number out of range"
+	}
+	if _, unreadable := yamltag.Unreadable(n); unreadable {
+		return fmt.Sprintf("`%s` tagged `%s`", n.Value, n.Tag)
 	}
 	switch n.Tag {
 	case "!!str", "!!timestamp":

@@ -68,6 +68,22 @@ func TestParseRefusesWhatYAMLAccepts(t *testing.T) {
 			"f.yaml:2:20: `-0x10` is a number in YAML 1.1 and text in YAML 1.2 [invalid_value]",
 			"f.yaml:2:27: `0X10` is a number in YAML 1.1 and text in YAML 1.2 [invalid_value]",
 			"f.yaml:2:33: `07` starts with a 0, which YAML 1.1 reads as octal and YAML 1.2 as decimal [invalid_value]"}},
+		// An explicit tag was read by each reader its own way: `!!bool yes`
+		// as "must be a boolean, found a boolean", `!!bool 1` as true,
+		// `!!null x` as null, `!!int two` as a YAML 1.1 number.
+		{"tags the values read as", "a: [!!str 010, !!int '2', !!float 1, !!bool true, !!null ~, !!timestamp 2001-12-14, !<tag:yaml.org,2002:str> x]\nb: !!map {c: !!seq [d]}\n", nil},
+		{"tags the values do not read as", "a: [!!bool yes, !!bool 1, !!int two, !!null x, !!float '1e', !!timestamp soon]\n", []string{
+			"f.yaml:1:5: `yes` is tagged `!!bool` but is not a boolean (true or false) [invalid_value]",
+			"f.yaml:1:17: `1` is tagged `!!bool` but is not a boolean (true or false) [invalid_value]",
+			"f.yaml:1:27: `two` is tagged `!!int` but is not an integer [invalid_value]",
+			"f.yaml:1:38: `x` is tagged `!!null` but is not null [invalid_value]",
+			"f.yaml:1:48: `1e` is tagged `!!float` but is not a number [invalid_value]",
+			"f.yaml:1:62: `soon` is tagged `!!timestamp` but is not a timestamp [invalid_value]"}},
+		{"tags outside the core schema", "a: !custom x\nb: !!binary aGVsbG8=\nc: !!set {d: null}\ne: !!map [f]\n", []string{
+			"f.yaml:1:4: the tag `!custom` is not one of YAML's core schema [invalid_value]",
+			"f.yaml:2:4: the tag `!!binary` is not one of YAML's core schema [invalid_value]",
+			"f.yaml:3:4: the tag `!!set` is not one of YAML's core schema [invalid_value]",
+			"f.yaml:4:4: the tag `!!map` is not one of YAML's core schema [invalid_value]"}},
 		{"json with tabs", "{\n\t\"a\": [1,\n\t2]\n}\n", nil},
 		{"json duplicate", "{\"a\": 1, \"a\": 2}", []string{"f.yaml:1:10: the key `a` is given twice in one mapping (first on line 1) [duplicate_key]"}},
 	}
@@ -215,7 +231,8 @@ func diagLines(l diag.List) []string {
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"a: 1\n", "x: &a 1\ny: *a\n", "{\"a\": [1, {\"b\": null}]}", "- [[[]]]\n", "a: |\n  text\n", "? [a]\n: b\n", "a: 1\r\nb: \"\xc3\"\n\u2028c: \xff\n",
 		"{\"a\": 1}  x\n", "{\"a\": 1}\n{\"b\": 2}\n", "[\"#]\", '}'] # ]\n\n  ]\n", "\"s\\\"\" x", "  a: 1\nb: 2\n", "{a: 1}\u2028}", "\ufeff--- [1]\r]", "a: [010, 3_0, 0b1, -0x1, 0X1, 08, 1e3, 0o7]\n",
-		"a.b: [1, [2, {c.d: [x]}]]\nc.d: {e.f: x}\ng.h:\n\"\": 1\n. : [.]\n"} {
+		"a.b: [1, [2, {c.d: [x]}]]\nc.d: {e.f: x}\ng.h:\n\"\": 1\n. : [.]\n",
+		"a: [!!bool yes, !!int '2', !!null x, !custom y, !!str 010]\nb: !!set {c: null}\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
