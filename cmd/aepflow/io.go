@@ -44,13 +44,17 @@ type ioState struct {
 	// opened is standard input when it is a regular file (`< file`), so
 	// that no --out replaces the file it was redirected from.
 	opened []fsio.OpenedInput
+	// args is the command line as the root was given it, which a group
+	// command reads to name a flag written before its verb (groupRunE).
+	args []string
 }
 
 type ioStateKey struct{}
 
-// withIOState returns a context that carries a fresh ioState.
-func withIOState(ctx context.Context) context.Context {
-	return context.WithValue(ctx, ioStateKey{}, &ioState{})
+// withIOState returns a context that carries a fresh ioState for the
+// command line args.
+func withIOState(ctx context.Context, args []string) context.Context {
+	return context.WithValue(ctx, ioStateKey{}, &ioState{args: args})
 }
 
 // stateOf returns the command's ioState; a command executed without one

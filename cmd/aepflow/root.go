@@ -295,8 +295,15 @@ func emptyFlags(cmd *cobra.Command) error {
 // unknown one: a usage error naming the verbs, with cobra's "did you mean"
 // suggestion. Under drive it also prints the hook's refusal line, because
 // the hook's exit 2 always carries `{"reason": …}` on stdout.
+//
+// A flag the group does not know, written before its verb, makes cobra take
+// the verb for the flag's value, so the group reads the command line itself
+// (stateOf(cmd).args) to name the flag rather than the verb it lacks.
 func groupRunE(cmd *cobra.Command, args []string) error {
 	err := unknownVerb(cmd, args)
+	if flag := strayFlag(cmd, stateOf(cmd).args); flag != "" {
+		err = fmt.Errorf("unknown flag %s before the verb of %q: a verb's flags follow the verb (see %q)", flag, cmd.CommandPath(), cmd.CommandPath()+" --help")
+	}
 	if underDrive(cmd) {
 		_ = writeStdout(cmd, transition.RefusalJSON(err.Error()))
 	}
@@ -316,6 +323,9 @@ func unknownVerb(cmd *cobra.Command, args []string) error {
 	switch {
 	case len(args) == 0:
 		msg = fmt.Sprintf("%q needs a verb: %s (see %q)", cmd.CommandPath(), suggest.OrList(verbs), cmd.CommandPath()+" --help")
+	case slices.Contains(verbs, args[0]):
+		// Only "--" keeps cobra from taking a verb for the verb.
+		msg = fmt.Sprintf("%q follows \"--\", which makes it an argument and not a verb: write %q", args[0], cmd.CommandPath()+" "+args[0])
 	default:
 		msg = fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
 		if cmd.SuggestionsMinimumDistance <= 0 {
@@ -330,6 +340,32 @@ func unknownVerb(cmd *cobra.Command, args []string) error {
 		}
 	}
 	return errors.New(msg)
+}
+
+// strayFlag returns the first flag of raw, the command line, that stands
+// between group's name and its verb and that group does not know, or "".
+// cobra reads such a flag as taking a value, so the verb it swallows is
+// missing from the group's arguments ("needs a verb") or the next word
+// stands in its place ("unknown command").
+func strayFlag(group *cobra.Command, raw []string) string {
+	at := slices.Index(raw, group.Name())
+	if at < 0 {
+		return ""
+	}
+	for _, a := range raw[at+1:] {
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			return ""
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		known := group.Flags().Lookup(name) != nil || group.InheritedFlags().Lookup(name) != nil
+		if !strings.HasPrefix(a, "--") {
+			known = group.Flags().ShorthandLookup(name[:1]) != nil || group.InheritedFlags().ShorthandLookup(name[:1]) != nil
+		}
+		if !known {
+			return a
+		}
+	}
+	return ""
 }
 
 // underDrive reports whether cmd is `aepflow drive` or one of its verbs:
@@ -403,7 +439,7 @@ func printLine(stderr io.Writer, text string) {
 // printing the error (if any) to stderr as "aepflow: <err>" (printError).
 func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
-	cmd, err := root.ExecuteContextC(withIOState(context.Background()))
+	cmd, err := root.ExecuteContextC(withIOState(context.Background(), args))
 	if namesDrive(args) && (cmd == nil || !underDrive(cmd)) {
 		// The hook's command line, answered by the root (`aepflow
 		// --version drive transition`, a root flag it does not know):
