@@ -32,9 +32,11 @@ const (
 // not pass. The message names the directories that were read (those of
 // the kinds LoadKinds was given). The hint names nearby directories that
 // do hold a tree: the root's subdirectories two levels down and its
-// ancestors three levels up.
+// ancestors three levels up. A tree with a directory that could not be
+// walked is not said to be empty: that directory's own error is the cause,
+// and it may hold documents.
 func (t *Tree) RequireDocuments() diag.List {
-	if len(t.Files) > 0 {
+	if len(t.Files) > 0 || t.unwalked {
 		return nil
 	}
 	var dirs []string

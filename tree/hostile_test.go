@@ -158,3 +158,44 @@ func TestLinkedDirectoryRefused(t *testing.T) {
 		t.Errorf("the linked document or the one after the links was not read: %v", tr.WorkflowIDs())
 	}
 }
+
+// TestDirectoryOfTooManyEntries: a tree's directory was walked whole,
+// however many entries it held (an agent can write into the tree that
+// governs it: a million files cost every command time and memory in
+// proportion, the names all held at once). Past dirEntryLimit entries in
+// all (files and directories, documents or not, at any depth) the walk
+// stops: input_too_large at the directory, none of its documents read,
+// and the tree is not called empty. At the limit it is read as before.
+func TestDirectoryOfTooManyEntries(t *testing.T) {
+	defer func(limit int) { dirEntryLimit = limit }(dirEntryLimit)
+	dirEntryLimit = 6
+	root := t.TempDir()
+	wf := "id: t/w%d\ntitle: W\ninitial: a\nstates:\n  a: {title: A, terminal: true}\n"
+	write := func(name string, i int) {
+		path := filepath.Join(root, "workflows", name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, fmt.Appendf(nil, wf, i), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, name := range []string{"a.yaml", "b.yaml", "notes.txt", "sub/c.yaml", "sub/d.txt"} {
+		write(name, i) // 6 entries: 5 files and sub/
+	}
+	tr, ds := Load(root)
+	if ds.HasErrors() || len(tr.Files) != 3 {
+		t.Fatalf("at the limit: %d files, %v", len(tr.Files), ds)
+	}
+	write("sub/deeper/e.txt", 9) // 8 entries
+	tr, ds = Load(root)
+	if len(ds) != 1 || ds[0].Code != CodeInputTooLarge || ds[0].File != filepath.Join(root, "workflows") || !strings.Contains(ds[0].Message, "more than 6 entries") {
+		t.Fatalf("past the limit: %v", ds)
+	}
+	if len(tr.Files) != 0 {
+		t.Errorf("past the limit %d documents were read", len(tr.Files))
+	}
+	if ds := tr.RequireDocuments(); len(ds) != 0 {
+		t.Errorf("a directory that could not be walked made the tree empty: %v", ds)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
@@ -84,11 +85,16 @@ func LoadKindsWith(root string, opts Options, kinds ...Kind) (*Tree, diag.List) 
 func (t *Tree) AddDir(dir string, kind Kind) diag.List {
 	var diags diag.List
 	files, err := collect(dir)
+	t.unwalked = t.unwalked || err != nil
 	for _, err := range joined(err) {
 		d := diag.Errorf(CodeIOError, "cannot read `%s`: %v", dir, err).InFile(dir)
 		if ld := (*LinkedDirError)(nil); errors.As(err, &ld) {
 			d = diag.Errorf(CodeIOError, "cannot read the directory: it is a symbolic link, which is not followed, so the documents under it are not read").InFile(ld.Path).
 				WithHint("put the documents in the tree itself (a copy, or the directory in place of the link)")
+		}
+		if tm := (*TooManyEntriesError)(nil); errors.As(err, &tm) {
+			d = diag.Errorf(CodeInputTooLarge, "the directory holds more than %d entries (files and directories) in all, so none of its documents is read", dirEntryLimit).InFile(tm.Dir).
+				WithHint("keep only the documents in the tree's directories; move other files elsewhere")
 		}
 		diags.Extend(t.admit(&entry{file: File{Kind: kind}, diags: diag.List{d}}))
 	}
@@ -289,41 +295,110 @@ func collect(dir string) ([]string, error) { return Files(dir, isDocument) }
 // starts with `.` is skipped (a directory whole), and a missing dir holds
 // none. It reads names only, never a file. A symbolic link to a directory
 // is not walked: each is a *LinkedDirError in the returned error (joined),
-// and the walk goes on.
+// and the walk goes on. A walk that meets more than MaxDirEntries entries
+// stops there and returns no file, only a *TooManyEntriesError: a
+// directory's entries are read a batch at a time, so even one directory
+// of millions is refused without holding its names.
 func Files(dir string, keep func(name string) bool) ([]string, error) {
-	var files []string
-	var linked []error
-	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil {
-			if path == dir && errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipAll
-			}
+	w := walk{keep: keep}
+	if err := w.root(dir); err != nil {
+		return nil, err
+	}
+	slices.Sort(w.files)
+	return w.files, errors.Join(w.linked...)
+}
+
+// MaxDirEntries bounds the entries (files and directories, documents or
+// not) one walk of a tree's directory meets: 100,000, where a real
+// tree's directory holds hundreds. Without it a directory of millions of
+// files (an agent can write into the tree it is governed by) would cost
+// the hook, and every command, time and memory in proportion.
+const MaxDirEntries = 100_000
+
+// dirEntryLimit is MaxDirEntries, lowered by tests.
+var dirEntryLimit = MaxDirEntries
+
+// TooManyEntriesError is a walk stopped by MaxDirEntries.
+type TooManyEntriesError struct {
+	// Dir is the directory whose walk was stopped.
+	Dir string
+}
+
+// Error says which bound was reached.
+func (e *TooManyEntriesError) Error() string {
+	return fmt.Sprintf("`%s` holds more than %d entries (files and directories) in all; none of its documents is read", e.Dir, dirEntryLimit)
+}
+
+// walk is the state of one Files.
+type walk struct {
+	keep   func(name string) bool
+	top    string
+	seen   int // entries met so far
+	files  []string
+	linked []error
+}
+
+// root walks dir, the top of the walk: a missing one holds nothing (so
+// does one under a file, which cannot exist), and one that is a file or a
+// link is taken as an entry of the walk, as filepath.WalkDir takes its
+// root.
+func (w *walk) root(dir string) error {
+	w.top = dir
+	info, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return nil
+	case err != nil:
+		return err
+	case info.IsDir():
+		return w.dir(dir)
+	}
+	w.entry(dir, fs.FileInfoToDirEntry(info), nil)
+	return nil
+}
+
+// dir reads the entries of one directory, a batch at a time, within what
+// is left of the walk's MaxDirEntries, and walks its subdirectories after
+// it is closed, so that one file is open at a time however deep the tree.
+func (w *walk) dir(dir string) error {
+	entries, err := fsio.ReadDir(dir, dirEntryLimit-w.seen)
+	if fsio.IsTooManyEntries(err) {
+		return &TooManyEntriesError{Dir: w.top}
+	}
+	if err != nil {
+		return err
+	}
+	w.seen += len(entries)
+	var subdirs []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			w.entry(filepath.Join(dir, e.Name()), e, &subdirs)
+		}
+	}
+	for _, sub := range subdirs {
+		if err := w.dir(sub); err != nil {
 			return err
 		}
-		// Dot entries are skipped before the file/directory test, so a
-		// `.archive/` directory is skipped whole.
-		if path != dir && strings.HasPrefix(e.Name(), ".") {
-			if e.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			if info, err := os.Stat(path); err == nil && info.IsDir() {
-				linked = append(linked, &LinkedDirError{Path: path})
-				return nil
-			}
-		}
-		if !e.IsDir() && keep(e.Name()) {
-			files = append(files, path)
-		}
-		return nil
-	})
-	slices.Sort(files)
-	if err == nil && len(linked) > 0 {
-		err = errors.Join(linked...)
 	}
-	return files, err
+	return nil
+}
+
+// entry files one entry: a directory to walk (into subdirs), a link to a
+// directory as a LinkedDirError, a file keep accepts as a path.
+func (w *walk) entry(path string, e fs.DirEntry, subdirs *[]string) {
+	if e.IsDir() {
+		*subdirs = append(*subdirs, path)
+		return
+	}
+	if e.Type()&fs.ModeSymlink != 0 {
+		if info, err := os.Stat(path); err == nil && info.IsDir() {
+			w.linked = append(w.linked, &LinkedDirError{Path: path})
+			return
+		}
+	}
+	if w.keep(e.Name()) {
+		w.files = append(w.files, path)
+	}
 }
 
 // LinkedDirError is an entry of a walked directory that is a symbolic

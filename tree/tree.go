@@ -117,6 +117,10 @@ type Tree struct {
 	// MaxTreeBytes.
 	bytes int64
 	full  bool
+	// unwalked is set when a directory of the tree could not be walked
+	// (a link, too many entries, an error): it has its own diagnostic,
+	// and the tree may hold documents no one read.
+	unwalked bool
 	// broken remembers, per kind, the documents that failed to load (and
 	// so are not in the registry): their id when it could be read, else
 	// "". A reference to one is not reported again as "not in the tree".

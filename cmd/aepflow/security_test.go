@@ -31,21 +31,23 @@ func TestSecurityBounds(t *testing.T) {
 		"AEP document (tree file, `validate FILE`, `flow --workflow`, `--map FILE`, `drivers/`, `diff OLD NEW`, a file of `diff --against`'s revision)": size(yamldoc.MaxFileSize),
 		"a git revision's documents in all (`diff --against`), from git's listing before a blob is read":                                                size(maxRevisionBytes),
 		"a git revision's listing (`git ls-tree`, `diff --against`)":                                                                                    size(gitrev.MaxListing),
-		"AEP document nesting":                                               fmt.Sprintf("%d levels", yamldoc.MaxDepth),
-		"a tree's documents in all":                                          size(tree.MaxTreeBytes),
-		"task document (`--task`, the project's task)":                       size(yamldoc.MaxFileSize),
-		"evidence document (`evaluate --evidence`)":                          size(yamldoc.MaxFileSize) + " each",
-		"evidence documents of one `evaluate` in all":                        size(maxEvidenceBytes),
-		"engine snapshot (`evaluate --snapshot`, `render --snapshot`)":       size(yamldoc.MaxFileSize),
-		"`project.yaml`":                                                     size(yamldoc.MaxFileSize),
-		"planning file (`planning/<dir>/<name>.md`)":                         size(artifact.MaxPlanningFile),
-		"a planning store in all":                                            size(artifact.MaxStoreBytes),
-		"run file (`state.json`, manifest, snapshot, cursor, `launch.json`)": size(project.MaxRunFile) + " (a snapshot is then decoded under the document bound, " + size(yamldoc.MaxFileSize) + ")",
-		"flow document (`plan --flow`)":                                      size(flow.MaxSize),
-		"flow document nesting":                                              fmt.Sprintf("%d levels", flow.MaxDepth),
-		"the hook's stdin":                                                   size(transition.MaxStdin),
-		"the hook's stdin, until the writer closes it":                       fmt.Sprintf("%d s", int(transition.MaxStdinWait.Seconds())),
-		"standard input (every `-` but a transcript's), until it ends":       fmt.Sprintf("%d s in all (`maxStdinWait`), from the first read", int(maxStdinWait.Seconds())),
+		"AEP document nesting":                                                       fmt.Sprintf("%d levels", yamldoc.MaxDepth),
+		"a tree's documents in all":                                                  size(tree.MaxTreeBytes),
+		"task document (`--task`, the project's task)":                               size(yamldoc.MaxFileSize),
+		"evidence document (`evaluate --evidence`)":                                  size(yamldoc.MaxFileSize) + " each",
+		"evidence documents of one `evaluate` in all":                                size(maxEvidenceBytes),
+		"engine snapshot (`evaluate --snapshot`, `render --snapshot`)":               size(yamldoc.MaxFileSize),
+		"`project.yaml`":                                                             size(yamldoc.MaxFileSize),
+		"planning file (`planning/<dir>/<name>.md`)":                                 size(artifact.MaxPlanningFile),
+		"a planning store in all":                                                    size(artifact.MaxStoreBytes),
+		"entries of a planning store (files and directories, planning files or not)": grouped(artifact.MaxStoreEntries),
+		"entries one walk of a tree's directory meets (files and directories, documents or not, at any depth)": grouped(tree.MaxDirEntries),
+		"run file (`state.json`, manifest, snapshot, cursor, `launch.json`)":                                   size(project.MaxRunFile) + " (a snapshot is then decoded under the document bound, " + size(yamldoc.MaxFileSize) + ")",
+		"flow document (`plan --flow`)":                                size(flow.MaxSize),
+		"flow document nesting":                                        fmt.Sprintf("%d levels", flow.MaxDepth),
+		"the hook's stdin":                                             size(transition.MaxStdin),
+		"the hook's stdin, until the writer closes it":                 fmt.Sprintf("%d s", int(transition.MaxStdinWait.Seconds())),
+		"standard input (every `-` but a transcript's), until it ends": fmt.Sprintf("%d s in all (`maxStdinWait`), from the first read", int(maxStdinWait.Seconds())),
 		"the `--out` file `--check` compares with (`flow`, `render`; each file of `instruct --check`'s directory)": size(maxCheckedFile),
 		"a workflow laid out as SVG or PNG":         fmt.Sprintf("%d states, %d transitions", render.MaxLayoutStates, render.MaxLayoutTransitions),
 		"predicate nesting":                         fmt.Sprintf("%d levels", predicate.MaxDepth),
@@ -77,6 +79,15 @@ func TestSecurityBounds(t *testing.T) {
 	if d := renderTimeoutDefault(t); d != "1m0s" {
 		t.Errorf("render --timeout defaults to %s; docs/security.md says 60 s", d)
 	}
+}
+
+// grouped writes n as the page does, its thousands comma-separated.
+func grouped(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // checkedElsewhere names the rows of docs/security.md's Bounds table that

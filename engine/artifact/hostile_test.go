@@ -124,3 +124,37 @@ func TestStoreRefusesADanglingLink(t *testing.T) {
 		t.Errorf("a dangling link in the store: %v %v", g, diags)
 	}
 }
+
+// TestStoreEntriesBounded: the store's directories were read whole,
+// however many entries they held (os.ReadDir holds every name at once, on
+// every consultation of the hook). Past storeEntryLimit entries in all the
+// store is refused, input_too_large at its root; at the limit it is read.
+func TestStoreEntriesBounded(t *testing.T) {
+	defer func(limit int) { storeEntryLimit = limit }(storeEntryLimit)
+	storeEntryLimit = 5
+	dir := t.TempDir()
+	for _, name := range []string{"story/notes.txt", "story/.hidden", "other/x.txt", "other/y.txt"} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// story/, other/ and three of the four files: five entries.
+	if err := os.Remove(filepath.Join(dir, "other", "y.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if g, diags := ReadStore(dir); g == nil || len(diags) != 0 {
+		t.Fatalf("at the limit: %v %v", g, diags)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "other", "y.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, diags := ReadStore(dir)
+	if g != nil || len(diags) != 1 || diags[0].Code != "input_too_large" || diags[0].File != dir ||
+		!strings.Contains(diags[0].Message, "more than 5 entries") {
+		t.Errorf("past the limit: %v %v", g, diags)
+	}
+}

@@ -46,6 +46,25 @@ func storeOverBudget(file string) diag.Diagnostic {
 	return diag.Errorf("input_too_large", "the planning store's files exceed the limit of %s in all", fsio.FormatSize(MaxStoreBytes)).InFile(file)
 }
 
+// MaxStoreEntries bounds the entries (files and directories, planning
+// files or not) of the planning store, in all: 100,000, where a real
+// store holds hundreds. The store is read on every consultation of the
+// hook, and an agent can write into it.
+const MaxStoreEntries = 100_000
+
+// storeEntryLimit is MaxStoreEntries, lowered by tests.
+var storeEntryLimit = MaxStoreEntries
+
+// storeReadDirError is the diagnostic of a directory of the store that
+// could not be read: input_too_large past MaxStoreEntries (the store
+// refused whole), store_unreadable otherwise.
+func storeReadDirError(dir string, err error) diag.Diagnostic {
+	if fsio.IsTooManyEntries(err) {
+		return diag.Errorf("input_too_large", "the planning store holds more than %d entries (files and directories) in all", storeEntryLimit).InFile(dir)
+	}
+	return diag.Errorf("store_unreadable", "cannot read the planning store: %v", err).InFile(dir)
+}
+
 // planningReadError is the diagnostic for a planning file that fsio
 // refused: input_too_large over MaxPlanningFile, store_unreadable for the
 // rest (not a regular file, unreadable).
@@ -76,14 +95,16 @@ func ReadStore(dir string) (*Graph, diag.List) {
 		diags.Add(diag.Errorf("store_unreadable", "cannot read the planning store: `%s` is not a directory", dir).InFile(dir))
 		return nil, diags
 	}
-	subs, err := os.ReadDir(dir)
+	seen := 0 // entries met, against storeEntryLimit
+	subs, err := fsio.ReadDir(dir, storeEntryLimit)
 	if os.IsNotExist(err) {
 		return NewGraph(nil), nil
 	}
 	if err != nil {
-		diags.Add(diag.Errorf("store_unreadable", "cannot read the planning store: %v", err).InFile(dir))
+		diags.Add(storeReadDirError(dir, err))
 		return nil, diags
 	}
+	seen += len(subs)
 	var entries []entry
 	var total int64
 	for _, sub := range subs {
@@ -108,11 +129,16 @@ func ReadStore(dir string) (*Graph, diag.List) {
 		if !sub.IsDir() {
 			continue
 		}
-		files, err := os.ReadDir(filepath.Join(dir, sub.Name()))
+		files, err := fsio.ReadDir(filepath.Join(dir, sub.Name()), storeEntryLimit-seen)
+		if fsio.IsTooManyEntries(err) {
+			diags.Add(storeReadDirError(dir, err))
+			return nil, diags.Sorted()
+		}
 		if err != nil {
-			diags.Add(diag.Errorf("store_unreadable", "cannot read the planning store: %v", err).InFile(filepath.Join(dir, sub.Name())))
+			diags.Add(storeReadDirError(filepath.Join(dir, sub.Name()), err))
 			continue
 		}
+		seen += len(files)
 		for _, f := range files {
 			name := f.Name()
 			if strings.HasPrefix(name, ".") || f.IsDir() || !strings.HasSuffix(name, ".md") {

@@ -28,9 +28,13 @@ package fsio
 import (
 	"errors"
 	"fmt"
-	"github.com/aepflow/aepflow/internal/deadline"
 	"io"
+	"io/fs"
 	"os"
+	"slices"
+	"strings"
+
+	"github.com/aepflow/aepflow/internal/deadline"
 )
 
 // Kind says why a path was refused.
@@ -59,6 +63,9 @@ const (
 	// (WriteOptions.Within) is, or lies under, a symbolic link below that
 	// directory; What is the link, as a path under the directory.
 	KindThroughLink
+	// KindTooManyEntries: a directory holds more entries than the limit
+	// (ReadDir); Limit is the count.
+	KindTooManyEntries
 )
 
 // Error is a refusal to read or write Path.
@@ -69,7 +76,8 @@ type Error struct {
 	Path string
 	// Kind says why.
 	Kind Kind
-	// Limit is the cap in bytes, for KindTooLarge.
+	// Limit is the cap in bytes, for KindTooLarge; in entries, for
+	// KindTooManyEntries.
 	Limit int64
 	// What names the kind of a non-regular file ("a directory", "a named
 	// pipe", …), for KindNotRegular; the input it is, for KindIsInput.
@@ -91,7 +99,7 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("cannot write `%s`: it is a symbolic link to the missing file `%s`", e.Path, e.What)
 	case KindDirectoryName:
 		return fmt.Sprintf("cannot write `%s`: the path names a directory, not a file", e.Path)
-	case KindThroughLink:
+	case KindThroughLink, KindTooManyEntries:
 		return fmt.Sprintf("cannot %s `%s`: %s", e.Op, e.Path, e.Reason())
 	}
 	return fmt.Sprintf("cannot %s `%s`: %s", e.Op, e.Path, errText(e.Err))
@@ -116,6 +124,8 @@ func (e *Error) Reason() string {
 		return fmt.Sprintf("it is a symbolic link to the missing file `%s`", e.What)
 	case KindDirectoryName:
 		return "the path names a directory, not a file"
+	case KindTooManyEntries:
+		return fmt.Sprintf("the directory holds more than %d entries", e.Limit)
 	case KindThroughLink:
 		if e.What == e.Path {
 			return "it is a symbolic link, and a file written into a directory is never written through one"
@@ -153,6 +163,10 @@ func errText(err error) string {
 // IsTooLarge reports whether err is a KindTooLarge refusal.
 func IsTooLarge(err error) bool { return kindOf(err) == KindTooLarge }
 
+// IsTooManyEntries reports whether err is ReadDir's refusal of a directory
+// holding more entries than its limit.
+func IsTooManyEntries(err error) bool { return kindOf(err) == KindTooManyEntries }
+
 // IsNotRegular reports whether err is a KindNotRegular refusal.
 func IsNotRegular(err error) bool { return kindOf(err) == KindNotRegular }
 
@@ -179,6 +193,8 @@ func FormatSize(n int64) string {
 // describe names the kind of a non-regular file mode.
 func describe(m os.FileMode) string {
 	switch {
+	case m.IsRegular():
+		return "a file"
 	case m.IsDir():
 		return "a directory"
 	case m&os.ModeNamedPipe != 0:
@@ -330,4 +346,38 @@ func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 		return nil, &Error{Op: "read", Path: name, Kind: KindTooLarge, Limit: limit}
 	}
 	return data, nil
+}
+
+// ReadDir returns the entries of dir sorted by name, as os.ReadDir does,
+// and refuses (KindTooManyEntries) a directory holding more than limit:
+// the entries are read a batch at a time, so a directory of millions is
+// refused without holding its names. A directory's size is not known
+// before it is read, and os.ReadDir holds every name at once.
+func ReadDir(dir string, limit int) ([]fs.DirEntry, error) {
+	f, err := openNoBlock(dir) // dir may be a named pipe by now
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: dir, Err: fmt.Errorf("it is %s, not a directory", describe(st.Mode()))}
+	}
+	var entries []fs.DirEntry
+	for {
+		batch, err := f.ReadDir(min(512, limit+1))
+		entries = append(entries, batch...)
+		if len(entries) > limit {
+			return nil, &Error{Op: "read", Path: dir, Kind: KindTooManyEntries, Limit: int64(limit)}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
 }

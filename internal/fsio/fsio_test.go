@@ -474,3 +474,33 @@ func TestWriteFilesNeverThroughALink(t *testing.T) {
 	}
 	assertNoTemps(t, dir)
 }
+
+// TestReadDirBounded: ReadDir returns a directory's entries sorted by
+// name, refuses one holding more than its limit (KindTooManyEntries, the
+// count named), and refuses a path that is not a directory, a named pipe
+// included, without waiting on it.
+func TestReadDirBounded(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"c", "a", "b"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := ReadDir(dir, 3)
+	if err != nil || len(entries) != 3 || entries[0].Name() != "a" || entries[2].Name() != "c" {
+		t.Fatalf("at the limit: %v %v", entries, err)
+	}
+	if _, err := ReadDir(dir, 2); !IsTooManyEntries(err) || !strings.Contains(err.Error(), "holds more than 2 entries") {
+		t.Errorf("past the limit: %v", err)
+	}
+	if _, err := ReadDir(filepath.Join(dir, "a"), 3); err == nil || !strings.Contains(err.Error(), "it is a file, not a directory") {
+		t.Errorf("a file: %v", err)
+	}
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if _, err := ReadDir(fifo, 3); err == nil || !strings.Contains(err.Error(), "it is a named pipe, not a directory") {
+		t.Errorf("a named pipe: %v", err)
+	}
+}
