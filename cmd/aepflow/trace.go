@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -339,40 +338,28 @@ func openFile(path string) func() (io.ReadCloser, error) {
 }
 
 // addDirectory adds every `*.jsonl` entry of dir, sorted by name. It reads
-// the directory a batch at a time and refuses it past dirEntryLimit
-// entries or suiteLimit transcripts in all.
+// the directory a batch at a time (fsio.ReadDir) and refuses it past
+// dirEntryLimit entries or suiteLimit transcripts in all.
 func (s *traceSet) addDirectory(dir string) error {
-	f, err := os.Open(dir)
+	entries, err := fsio.ReadDir(dir, dirEntryLimit)
+	if fsio.IsTooManyEntries(err) {
+		return fmt.Errorf("directory `%s` holds more than %d entries (the bound); judge it in parts", dir, dirEntryLimit)
+	}
 	if err != nil {
 		return err
 	}
-	defer f.Close()
 	var names []string
-	for seen := 0; ; {
-		batch, err := f.ReadDir(1024)
-		seen += len(batch)
-		if seen > dirEntryLimit {
-			return fmt.Errorf("directory `%s` holds more than %d entries (the bound); judge it in parts", dir, dirEntryLimit)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".jsonl") {
+			names = append(names, e.Name())
 		}
-		for _, e := range batch {
-			if strings.HasSuffix(e.Name(), ".jsonl") {
-				names = append(names, e.Name())
-			}
-		}
-		if len(s.sources)+len(names) > suiteLimit {
-			return fmt.Errorf("more than %d transcripts (the bound) with directory `%s`; judge the suite in parts", suiteLimit, dir)
-		}
-		if errors.Is(err, io.EOF) || (err == nil && len(batch) == 0) {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	}
+	if len(s.sources)+len(names) > suiteLimit {
+		return fmt.Errorf("more than %d transcripts (the bound) with directory `%s`; judge the suite in parts", suiteLimit, dir)
 	}
 	if len(names) == 0 {
 		return fmt.Errorf("directory `%s` holds no *.jsonl transcript", dir)
 	}
-	slices.Sort(names)
 	for _, name := range names {
 		path := filepath.Join(dir, name)
 		s.add(path, path, openFile(path))
