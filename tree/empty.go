@@ -1,14 +1,13 @@
 package tree
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/suggest"
 )
 
@@ -87,7 +86,7 @@ func NearbyTrees(root string) []string {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 				continue
 			}
-			entries, err := os.ReadDir(dir)
+			entries, err := fsio.ReadDir(dir, nearbyEntries)
 			if err != nil {
 				continue
 			}
@@ -132,31 +131,13 @@ func holdsTree(dir string, budget *int) bool {
 		if st, err := os.Stat(row); err != nil || !st.IsDir() {
 			continue
 		}
-		stop := errors.New("stop")
-		found := false
-		_ = filepath.WalkDir(row, func(path string, e fs.DirEntry, err error) error {
-			if *budget--; *budget < 0 {
-				return stop
-			}
-			if err != nil {
-				return nil
-			}
-			if path != row && strings.HasPrefix(e.Name(), ".") {
-				if e.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !e.IsDir() && isDocument(e.Name()) {
-				found = true
-				return stop
-			}
-			return nil
-		})
-		if found {
+		w := walk{keep: isDocument, limit: *budget}
+		err := w.root(row)
+		*budget -= w.seen
+		if err == nil && len(w.files) > 0 {
 			return true
 		}
-		if *budget < 0 {
+		if *budget <= 0 {
 			return false
 		}
 	}

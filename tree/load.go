@@ -300,7 +300,7 @@ func collect(dir string) ([]string, error) { return Files(dir, isDocument) }
 // directory's entries are read a batch at a time, so even one directory
 // of millions is refused without holding its names.
 func Files(dir string, keep func(name string) bool) ([]string, error) {
-	w := walk{keep: keep}
+	w := walk{keep: keep, limit: dirEntryLimit}
 	if err := w.root(dir); err != nil {
 		return nil, err
 	}
@@ -332,6 +332,7 @@ func (e *TooManyEntriesError) Error() string {
 // walk is the state of one Files.
 type walk struct {
 	keep   func(name string) bool
+	limit  int // entries the walk may meet
 	top    string
 	seen   int // entries met so far
 	files  []string
@@ -361,8 +362,9 @@ func (w *walk) root(dir string) error {
 // is left of the walk's MaxDirEntries, and walks its subdirectories after
 // it is closed, so that one file is open at a time however deep the tree.
 func (w *walk) dir(dir string) error {
-	entries, err := fsio.ReadDir(dir, dirEntryLimit-w.seen)
+	entries, err := fsio.ReadDir(dir, w.limit-w.seen)
 	if fsio.IsTooManyEntries(err) {
+		w.seen = w.limit
 		return &TooManyEntriesError{Dir: w.top}
 	}
 	if err != nil {
