@@ -57,7 +57,23 @@ type DiagramImpact struct {
 }
 
 func workflowImpact(old, new *workflow.Workflow) *Impact {
+	new = underIdentityOf(new, old)
 	return &Impact{Flow: flowImpact(old, new), Diagram: diagramImpact(old, new)}
+}
+
+// underIdentityOf returns w under the id and version of other. The flow
+// document and the diagram name the workflow (`id:`, `digraph "id"`), so
+// two files whose ids differ (the `id` field, reported on its own) would
+// otherwise show a changed text and a redrawn diagram — "arrows drawn in
+// another order" — where nothing the flow runs or the diagram draws moved.
+// w itself is left as it is: the copy is shallow, and only read.
+func underIdentityOf(w, other *workflow.Workflow) *workflow.Workflow {
+	if w.ID == other.ID && w.Version == other.Version {
+		return w
+	}
+	c := *w
+	c.ID, c.Version = other.ID, other.Version
+	return &c
 }
 
 // group is where a group sits in a projected flow.

@@ -197,6 +197,13 @@ func TestWhatEachPairFinds(t *testing.T) {
 		c.Impact.Flow.Line != "flow: same groups and retreats; the text of its steps changed" {
 		t.Errorf("cosmetic impact: %+v", c.Impact)
 	}
+	// Two files whose only difference is the id: the field, and nothing the
+	// flow runs or the diagram draws (both name the workflow, which made the
+	// flow's text "changed" and the diagram "arrows drawn in another order").
+	if c := wf("renamed"); len(c.Fields) != 1 || c.Fields[0].Field != "id" || c.Impact == nil ||
+		c.Impact.Flow.Line != "flow: unchanged" || c.Impact.Diagram.Line != "diagram: unchanged" {
+		t.Errorf("renamed: %+v, impact %+v", c.Fields, c.Impact)
+	}
 	if c := wf("state-fields"); !strings.Contains(c.Impact.Diagram.Line, "1 state retitled") {
 		t.Errorf("state-fields diagram: %+v", c.Impact.Diagram)
 	}
