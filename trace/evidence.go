@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -75,6 +76,16 @@ func NewEvidence(r *Report, specPath, transcriptPath string, observedAt int64) (
 	}
 	if !transcriptDigestRe().MatchString(r.TranscriptDigest) {
 		return nil, fmt.Errorf("transcript digest `%s` is not 64 lowercase hex", r.TranscriptDigest)
+	}
+	// The provenance holds the paths as given, and a record is text: a
+	// path that is not UTF-8 was written by the YAML encoder as !!binary,
+	// which the engine refuses (`command` must be a string), and by the
+	// JSON encoder with U+FFFD in place of its bytes, naming a file that
+	// is not there. Refused, as a record that cannot say what it judged.
+	for _, p := range []struct{ flag, path string }{{"--spec", specPath}, {"--transcript", transcriptPath}} {
+		if !utf8.ValidString(p.path) {
+			return nil, fmt.Errorf("cannot mint a record of %s `%s`: the path is not UTF-8, and a record holds its inputs' paths as text; rename the file", p.flag, p.path)
+		}
 	}
 	status := map[string]string{VerdictOK: StatusPassed, VerdictGap: StatusFailed, VerdictUnknown: StatusInconclusive}[r.Verdict]
 	var gapped []string

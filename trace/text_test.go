@@ -249,3 +249,47 @@ func TestProvenanceCommandQuoted(t *testing.T) {
 		t.Errorf("sh reads %q, want %q", got, args)
 	}
 }
+
+// TestEvidenceRefusesPathNotUTF8: a record's provenance holds the paths as
+// given, as text. A path that is not UTF-8 was written to YAML as !!binary,
+// which the engine refuses, and to JSON with U+FFFD in place of its bytes;
+// no record is minted for it, and the message names the path escaped.
+func TestEvidenceRefusesPathNotUTF8(t *testing.T) {
+	spec := mustSpec(t, []byte(okHeader+"- {id: a-1, expect: {turns: {count: {at_most: 1}}}}\n"))
+	ir := mustRead(t, []byte(`{"type":"result","subtype":"success","num_turns":1}`+"\n"))
+	r, err := Check(spec, ir, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ spec, transcript, flag string }{
+		{"s.yaml", "runs/r\xff.jsonl", "--transcript"},
+		{"s\xc3.yaml", "t.jsonl", "--spec"},
+	} {
+		rec, err := NewEvidence(r, c.spec, c.transcript, 0)
+		if err == nil {
+			t.Errorf("%q, %q: minted %+v", c.spec, c.transcript, rec.Provenance)
+			continue
+		}
+		if !strings.Contains(err.Error(), "record of "+c.flag+" `") || !strings.Contains(err.Error(), "is not UTF-8") {
+			t.Errorf("%q, %q: %v", c.spec, c.transcript, err)
+		}
+	}
+	// Valid UTF-8 with control characters and line separators is text: the
+	// YAML encoder escapes it, and it reads back as it was.
+	path := "runs/r\x01\u0085\u2028é.jsonl"
+	rec, err := NewEvidence(r, "s.yaml", path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var y bytes.Buffer
+	if err := EncodeEvidenceYAML(&y, []*Evidence{rec}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(y.String(), "!!binary") {
+		t.Errorf("YAML writes binary data:\n%s", y.String())
+	}
+	back, err := DecodeEvidence(y.Bytes())
+	if err != nil || len(back) != 1 || back[0].Provenance.Inputs[1] != path || back[0].Provenance.Command != rec.Provenance.Command {
+		t.Errorf("round trip: %v %+v", err, back)
+	}
+}
