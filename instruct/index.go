@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/internal/shquote"
 )
@@ -66,8 +68,9 @@ func Index(entries []Entry, command string) []byte {
 // `/`-separated, `--root` left out when it is `.`. An absolute argument
 // becomes the placeholder `ROOT` or `DIR`, so that no absolute path enters
 // a document; so does one no shell quoting can keep on one line (it holds a
-// control character or a backtick). Any other argument holding characters
-// a shell would split on is single-quoted (shquote.Arg).
+// control character, C0, DEL or C1, or a backtick), and one that is not
+// UTF-8, which the document (UTF-8, §10) cannot hold. Any other argument
+// holding characters a shell would split on is single-quoted (shquote.Arg).
 func RegenerateCommand(root, out string) string {
 	cmd := "aepflow instruct"
 	if root != "." {
@@ -79,7 +82,8 @@ func RegenerateCommand(root, out string) string {
 // commandArg is one argument of RegenerateCommand.
 func commandArg(arg, placeholder string) string {
 	arg = filepath.ToSlash(arg)
-	if filepath.IsAbs(arg) || strings.HasPrefix(arg, "/") || strings.ContainsFunc(arg, func(r rune) bool { return r < ' ' || r == 0x7f || r == '`' }) {
+	if filepath.IsAbs(arg) || strings.HasPrefix(arg, "/") || !utf8.ValidString(arg) ||
+		strings.ContainsFunc(arg, func(r rune) bool { return unicode.IsControl(r) || r == '`' }) {
 		return placeholder
 	}
 	return shquote.Arg(arg)

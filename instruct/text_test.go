@@ -152,6 +152,11 @@ func TestRegenerateCommand(t *testing.T) {
 		{"/abs/tree", "/abs/out", "aepflow instruct --root ROOT --out DIR"},
 		{"my tree", "it's", `aepflow instruct --root 'my tree' --out 'it'\''s'`},
 		{"a\nb", "x`y", "aepflow instruct --root ROOT --out DIR"},
+		// Not UTF-8: the index would not be (§10); a C1 control is a
+		// control character as C0's are.
+		{"tree", "o\xffut", "aepflow instruct --root tree --out DIR"},
+		{"t\u0085ree", "out", "aepflow instruct --root ROOT --out out"},
+		{"é", "docs/é", "aepflow instruct --root 'é' --out 'docs/é'"},
 	} {
 		if got := RegenerateCommand(c.root, c.out); got != c.want {
 			t.Errorf("RegenerateCommand(%q, %q) = %q, want %q", c.root, c.out, got, c.want)
