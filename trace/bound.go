@@ -2,6 +2,8 @@ package trace
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"strconv"
 )
 
@@ -73,4 +75,41 @@ func (b *RangeBound) canonical() map[string]any {
 func atLeastOne() *CountBound {
 	one := uint64(1)
 	return &CountBound{AtLeast: &one}
+}
+
+// total is a sum of numbers a transcript wrote (token counts, result
+// sizes, step times): its value, or, when the true sum does not fit a
+// uint64, over set and the value held at the largest uint64. Summed with
+// +, a transcript's 2^64 - 1 input tokens and 2 output tokens made a total
+// of 1, within an `at_most` the true total exceeds.
+type total struct {
+	v    uint64
+	over bool
+}
+
+// add adds x to the total.
+func (t *total) add(x uint64) {
+	s, carry := bits.Add64(t.v, x, 0)
+	if carry != 0 || t.over {
+		t.v, t.over = math.MaxUint64, true
+		return
+	}
+	t.v = s
+}
+
+// String shows the total: the number, or `more than` the largest uint64.
+func (t total) String() string {
+	if t.over {
+		return "more than " + strconv.FormatUint(math.MaxUint64, 10)
+	}
+	return strconv.FormatUint(t.v, 10)
+}
+
+// addCapped is a + b, or the largest uint64 when the sum does not fit: the
+// census's byte counts, which an event stream's `bytes` sets as it likes,
+// never wrap round to a small number.
+func addCapped(a, b uint64) uint64 {
+	t := total{v: a}
+	t.add(b)
+	return t.v
 }

@@ -66,7 +66,7 @@ func NewCensus(ir *IR) *Census {
 		if r := call.ResultEvent; r >= 0 {
 			res := ir.Events[r].Result()
 			t.Results++
-			t.ResultBytes += res.ContentBytes
+			t.ResultBytes = addCapped(t.ResultBytes, res.ContentBytes)
 			if res.IsError != nil && *res.IsError {
 				t.Errors++
 			}
@@ -155,7 +155,7 @@ func (c *Census) writeText(l *textLines) {
 		t := c.ToolTraffic[name]
 		row("tool", "%s: %d call(s), %d error(s), in %dB, results %dB", name, t.Calls, t.Errors, t.InputBytes, t.ResultBytes)
 		calls += t.Calls
-		results += t.ResultBytes
+		results = addCapped(results, t.ResultBytes)
 	}
 	row("tools-total", "%d call(s), results %dB into context", calls, results)
 	row("repeated", "%d identical call group(s)", c.RepeatedCallGroups)

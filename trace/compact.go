@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -230,7 +231,59 @@ func (d *lineDecoder) decode(data []byte) (any, error) {
 		d.dec = nil
 		return nil, err
 	}
+	if numberOutOfRange(data) {
+		// The decoder is left as it is: it read the whole line.
+		return nil, errNumberOutOfRange
+	}
 	return v, nil
+}
+
+// errNumberOutOfRange refuses a line holding a number no 64-bit float
+// holds (`1e400`, a 400-digit integer), as serde_json, which the reference
+// reads lines with, refuses it (trace.md §1.9: numbers other than 64-bit
+// integers are f64). Kept, such a number read as ±Inf: `total_cost_usd:
+// -1e400` held within every `at_most_usd`, and compact() wrote it `null`.
+// The message quotes nothing of the line, so a redacted read can give it.
+var errNumberOutOfRange = errors.New("a number is out of the range of a 64-bit float")
+
+// numberOutOfRange reports whether data, one JSON value the decoder
+// accepted, holds a number whose magnitude no float64 reaches. It scans the
+// bytes (strings skipped) rather than the decoded tree, which is slower to
+// walk; a number written without an exponent in fewer than 300 characters
+// cannot be one (the largest float64 is below 1.8e308), so most are not
+// parsed.
+func numberOutOfRange(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"': // to the closing quote: one after an even run of backslashes
+			for {
+				k := bytes.IndexByte(data[i+1:], '"')
+				if k < 0 {
+					return false
+				}
+				i += 1 + k
+				n := 0
+				for data[i-1-n] == '\\' {
+					n++
+				}
+				if n%2 == 0 {
+					break
+				}
+			}
+		case c == '-' || c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(data) && strings.IndexByte("+-.0123456789eE", data[j]) >= 0 {
+				j++
+			}
+			if n := data[i:j]; len(n) >= 300 || bytes.ContainsAny(n, "eE") {
+				if f, err := strconv.ParseFloat(string(n), 64); err != nil && math.IsInf(f, 0) {
+					return true
+				}
+			}
+			i = j - 1
+		}
+	}
+	return false
 }
 
 // lineFeed is the reader under a lineDecoder: the current line's bytes,

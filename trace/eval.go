@@ -104,6 +104,20 @@ func decideCount(b *CountBound, observed uint64, grow bool, reason func() Outcom
 	return unkOutcome("opaque_events", nil)
 }
 
+// decideTotal is decideCount of a total. A total past every uint64 is
+// past every bound's `at_most` and `exactly` and meets every `at_least`,
+// so it decides (gap, or ok when only `at_least` is bound) whether or not
+// the count may grow.
+func decideTotal(b *CountBound, t total, grow bool, reason func() Outcome, events []int, note string) Outcome {
+	if !t.over {
+		return decideCount(b, t.v, grow, reason, events, note)
+	}
+	if b.AtMost == nil && b.Exactly == nil {
+		return okOutcome(events, "%s", note)
+	}
+	return gapOutcome(events, "%s", note)
+}
+
 // decideGrowing wraps decideCount with the IR's unread events: the count
 // may grow when an event is unread or a call undecided, and the undecided
 // reason is the first undecided call's, else the unread events (built
@@ -320,12 +334,12 @@ func evalToolResultBytes(ir *IR, k *Kind) Outcome {
 		}
 		return okOutcome(results, "all %d result(s) of %s within %s bytes each", len(results), k.Selector.Display(), k.Count)
 	}
-	var total uint64
+	var sum total
 	for _, re := range results {
-		total += ir.Events[re].Result().ContentBytes
+		sum.add(ir.Events[re].Result().ContentBytes)
 	}
-	return decideGrowing(ir, k.Count, total, nil, results,
-		fmt.Sprintf("%dB across %d result(s) of %s, bound %s", total, len(results), k.Selector.Display(), k.Count))
+	note := fmt.Sprintf("%sB across %d result(s) of %s, bound %s", sum, len(results), k.Selector.Display(), k.Count)
+	return decideTotal(k.Count, sum, ir.Unread() > 0, func() Outcome { return opaqueReason(ir) }, results, note)
 }
 
 // failures counts the failed results of calls; undecided is the first call

@@ -239,6 +239,7 @@ func evalTokens(ir *IR, k *Kind) Outcome {
 	}
 	var v *uint64
 	var field string
+	var sum *total
 	switch k.Name {
 	case KindTokensInput:
 		v, field = src.input, "input_tokens"
@@ -251,18 +252,22 @@ func evalTokens(ir *IR, k *Kind) Outcome {
 	case KindTokensTotal:
 		field = "input_tokens + output_tokens"
 		if src.input != nil && src.output != nil {
-			t := *src.input + *src.output
-			v = &t
+			sum = &total{}
+			sum.add(*src.input)
+			sum.add(*src.output)
 		}
 	}
-	if v == nil {
+	if v == nil && sum == nil {
 		return fieldAbsent(field)
+	}
+	if sum == nil {
+		sum = &total{v: *v}
 	}
 	scope := ""
 	if k.Model != nil {
 		scope = " for model " + Quote(*k.Model)
 	}
-	return decideCount(k.Count, *v, false, nil, []int{oi}, fmt.Sprintf("%s%s is %d, bound %s", field, scope, *v, k.Count))
+	return decideTotal(k.Count, *sum, false, nil, []int{oi}, fmt.Sprintf("%s%s is %s, bound %s", field, scope, sum, k.Count))
 }
 
 func evalCost(ir *IR, k *Kind) Outcome {
@@ -306,12 +311,16 @@ func evalUsageFacts(ir *IR, k *Kind) Outcome {
 		if u.CacheReadInputTokens == nil || u.InputTokens == nil {
 			return fieldAbsent("usage.cache_read_input_tokens + usage.input_tokens")
 		}
-		read, den := *u.CacheReadInputTokens, *u.CacheReadInputTokens+*u.InputTokens
-		if den == 0 {
+		read, input := *u.CacheReadInputTokens, *u.InputTokens
+		var den total
+		den.add(read)
+		den.add(input)
+		if den.v == 0 {
 			return unkOutcome("ratio_undefined", map[string]any{"denominator": "cache reads plus input tokens"})
 		}
-		ratio := float64(read) / float64(den)
-		return decideBool(k.Range.Holds(ratio), at, fmt.Sprintf("hit ratio %.5f (%d of %d), bound %s", ratio, read, den, k.Range))
+		// In floats: the sum of two token counts may not fit a uint64.
+		ratio := float64(read) / (float64(read) + float64(input))
+		return decideBool(k.Range.Holds(ratio), at, fmt.Sprintf("hit ratio %.5f (%d of %s), bound %s", ratio, read, den, k.Range))
 	case KindSpeed:
 		return equalsField(u.Speed, "usage.speed", *k.Equals, at)
 	}

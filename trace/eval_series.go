@@ -112,19 +112,21 @@ func evalUsageShare(ir *IR, k *Kind) Outcome {
 	if why != nil {
 		return *why
 	}
-	var sum uint64
+	var sum total
+	fsum := 0.0 // the share in floats: the sum may not fit a uint64
 	peak := 0
 	for i, v := range vals {
-		sum += v
+		sum.add(v)
+		fsum += float64(v)
 		if v > vals[peak] {
 			peak = i
 		}
 	}
-	if sum == 0 {
+	if sum.v == 0 {
 		return unkOutcome("ratio_undefined", map[string]any{"denominator": "the sum of " + k.Field + " across requests"})
 	}
-	share := float64(vals[peak]) / float64(sum)
-	note := fmt.Sprintf("request %d holds %d of %d %s, share %s, bound %s", peak, vals[peak], sum, k.Field, shortFloat(share), k.Range)
+	share := float64(vals[peak]) / fsum
+	note := fmt.Sprintf("request %d holds %d of %s %s, share %s, bound %s", peak, vals[peak], sum, k.Field, shortFloat(share), k.Range)
 	return decideBool(k.Range.Holds(share), requestEvents(ir, series[peak]), note)
 }
 
@@ -168,7 +170,7 @@ func evalTimeTotal(ir *IR, k *Kind) Outcome {
 	if len(ir.steps) == 0 {
 		return unkOutcome("nothing_in_scope", map[string]any{"selector": "any tool"})
 	}
-	var total int64
+	var sum total
 	var all []int
 	for _, s := range ir.steps {
 		v := s.GenMs
@@ -178,13 +180,13 @@ func evalTimeTotal(ir *IR, k *Kind) Outcome {
 		if v == nil || *v < 0 {
 			return unkOutcome("timestamp_absent", map[string]any{"event": s.CallEvent})
 		}
-		total += *v
+		sum.add(uint64(*v))
 		all = append(all, s.CallEvent)
 	}
 	what := "inference"
 	if k.Name == KindTimeToolExecTotal {
 		what = "tool-exec"
 	}
-	return decideCount(k.Count, uint64(total), false, nil, all,
-		fmt.Sprintf("%s total %dms across %d step(s), bound %s ms", what, total, len(ir.steps), k.Count))
+	return decideTotal(k.Count, sum, false, nil, all,
+		fmt.Sprintf("%s total %sms across %d step(s), bound %s ms", what, sum, len(ir.steps), k.Count))
 }

@@ -2,8 +2,11 @@ package trace
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -254,6 +257,46 @@ func FuzzLineDecoder(f *testing.F) {
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("line %q: reused decoder %v, fresh %v", line, got, want)
 			}
+		}
+	})
+}
+
+// FuzzNumberOutOfRange: the byte scan that refuses a line holding a number
+// no float64 reaches agrees with a walk of the decoded value, whatever the
+// strings around the numbers hold.
+func FuzzNumberOutOfRange(f *testing.F) {
+	for _, seed := range []string{
+		`{"n":1e400}`, `[1,-2e308,"1e400"]`, `{"1e400":"a\"1e999\\","b":[true,1.5e-400]}`,
+		`{"s":"\u00221e400","t":9e307}`, `-1E+309`, `"x"`, `{"a":{"b":[[0.1e3]]}}`,
+	} {
+		f.Add(seed)
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case json.Number:
+			f, err := strconv.ParseFloat(string(x), 64)
+			return err != nil && math.IsInf(f, 0)
+		case []any:
+			return slices.ContainsFunc(x, walk)
+		case map[string]any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		dec := json.NewDecoder(strings.NewReader(input))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil || !jsonBlank([]byte(input[dec.InputOffset():])) {
+			return // not one JSON value: the decoder refuses it first
+		}
+		if got, want := numberOutOfRange([]byte(input)), walk(v); got != want {
+			t.Fatalf("%q: scan %t, walk %t", input, got, want)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -325,4 +326,124 @@ func valueEnd(doc string, i int) int {
 		}
 	}
 	return len(doc)
+}
+
+// TestNumberOutOfRangeRefused: a number no 64-bit float holds is refused as
+// serde_json refuses it (the line is not JSON), on every wire and at any
+// depth. Read as ±Inf, `total_cost_usd: -1e400` held within `at_most_usd`.
+// A number that underflows to 0, or a large one that fits, is read.
+func TestNumberOutOfRangeRefused(t *testing.T) {
+	long := "1" + strings.Repeat("0", 400)
+	for _, line := range []string{
+		`{"type":"result","subtype":"success","total_cost_usd":-1e400}`,
+		`{"type":"result","subtype":"success","num_turns":` + long + `}`,
+		`{"type":"rate_limit_event","rate_limit_info":{"utilization":1.8e308}}`,
+		`{"type":"user","message":{"content":[{"type":"tool_result","content":[[[{"n":1E+999}]]]}]}}`,
+		`{"format":"metaharness.event/1","event":"text","text":"a","x":[1e400]}`,
+		`{"timestamp":"t","type":"session_meta","payload":{"n":-2e308}}`,
+	} {
+		for _, redact := range []bool{false, true} {
+			ir, _, refusals, err := ReadStream(strings.NewReader(line+"\n"), ReadOptions{Redact: redact})
+			if err != nil || ir != nil || len(refusals) != 1 || refusals[0].Code != CodeAdaptUnreadable || refusals[0].Path != "line[1]" ||
+				!strings.Contains(refusals[0].Message, "out of the range of a 64-bit float") {
+				t.Errorf("%.60s (redact %t): ir %v, refusals %v, err %v", line, redact, ir != nil, refusals, err)
+			}
+		}
+	}
+	for _, line := range []string{
+		`{"type":"result","subtype":"success","total_cost_usd":1e-400,"num_turns":` + strings.Repeat("9", 299) + `}`,
+		`{"type":"result","subtype":"success","total_cost_usd":1.7976931348623157e308}`,
+		// Text that spells such a number is text.
+		`{"type":"x","a":"1e400","b":"q\"1e400\\","1e400":[true,false,null,"\u0022 -1e999"]}`,
+		`{"type":"x","` + long + `":0.5e-3}`,
+	} {
+		if _, _, refusals := Read([]byte(line + "\n")); len(refusals) > 0 {
+			t.Errorf("%.60s: refused %v", line, refusals)
+		}
+	}
+}
+
+// TestTotalsDoNotWrap: a total of numbers the transcript wrote (tokens, result
+// bytes, a hit ratio's denominator, a usage share's sum, step times) that
+// does not fit a uint64 is past every at_most, never wrapped round to a
+// small number: 2^64 - 1 input tokens and 2 output tokens made 1 token in
+// all, within `at_most: 10`.
+func TestTotalsDoNotWrap(t *testing.T) {
+	const max = "18446744073709551615"
+	outcome := fmt.Sprintf(`{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0,`+
+		`"usage":{"input_tokens":%s,"output_tokens":2,"cache_read_input_tokens":%s}}`, max, max)
+	ir := mustRead(t, []byte(outcome+"\n"))
+	spec := mustSpec(t, []byte(okHeader+
+		"- {id: total-at-most, expect: {tokens.total: {count: {at_most: 10}}}}\n"+
+		"- {id: total-max, expect: {tokens.total: {count: {at_most: "+max+"}}}}\n"+
+		"- {id: total-exactly, expect: {tokens.total: {count: {exactly: 1}}}}\n"+
+		"- {id: total-at-least, expect: {tokens.total: {count: {at_least: "+max+"}}}}\n"+
+		"- {id: hit-half, expect: {cache.hit_ratio: {at_least: 0.4, at_most: 0.6}}}\n"))
+	r, err := Check(spec, ir, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"total-at-most": VerdictGap, "total-max": VerdictGap, "total-exactly": VerdictGap,
+		"total-at-least": VerdictOK, "hit-half": VerdictOK}
+	for _, row := range r.Expectations {
+		if row.Verdict != want[row.ID] {
+			t.Errorf("%s: %s (%s), want %s", row.ID, row.Verdict, row.Outcome.Note, want[row.ID])
+		}
+		if strings.HasPrefix(row.ID, "total") && !strings.Contains(row.Outcome.Note, "is more than "+max) {
+			t.Errorf("%s: note %q", row.ID, row.Outcome.Note)
+		}
+	}
+
+	// An event stream's result sizes (`bytes`, without content) and its
+	// requests' token counts are the wire's to set.
+	stream := `{"format":"metaharness.event/1","event":"session.started","at":"2026-01-01T00:00:00Z"}
+{"format":"metaharness.event/1","event":"tool.requested","call_id":"a","name":"Read","input":{},"at":"2026-01-01T00:00:01Z"}
+{"format":"metaharness.event/1","event":"tool.result","call_id":"a","is_error":false,"bytes":9223372036854775808,"at":"2026-01-01T00:00:02Z"}
+{"format":"metaharness.event/1","event":"tool.requested","call_id":"b","name":"Read","input":{},"at":"2026-01-01T00:00:03Z"}
+{"format":"metaharness.event/1","event":"tool.result","call_id":"b","is_error":false,"bytes":9223372036854775809,"at":"2026-01-01T00:00:04Z"}
+{"format":"metaharness.event/1","event":"usage","request_id":"r1","usage":{"input_tokens":` + max + `}}
+{"format":"metaharness.event/1","event":"usage","request_id":"r2","usage":{"input_tokens":` + max + `}}
+{"format":"metaharness.event/1","event":"stream.closed","events":7,"reason":"completed"}
+`
+	ir = mustRead(t, []byte(stream))
+	spec = mustSpec(t, []byte(okHeader+
+		"- {id: bytes, expect: {tool.result_bytes: {tool: Read, bytes: {at_most: 100}}}}\n"+
+		"- {id: share, expect: {usage.share: {field: input_tokens, at_most: 0.6}}}\n"))
+	r, err = Check(spec, ir, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := r.Expectations[0]; row.Verdict != VerdictGap || !strings.Contains(row.Outcome.Note, "more than "+max+"B") {
+		t.Errorf("bytes: %s (%s)", row.Verdict, row.Outcome.Note)
+	}
+	if row := r.Expectations[1]; row.Verdict != VerdictOK || !strings.Contains(row.Outcome.Note, "share 0.5,") {
+		t.Errorf("share: %s (%s)", row.Verdict, row.Outcome.Note)
+	}
+	if c := NewCensus(ir); c.ToolTraffic["Read"].ResultBytes != math.MaxUint64 {
+		t.Errorf("census result bytes %d", c.ToolTraffic["Read"].ResultBytes)
+	}
+}
+
+// TestStepTimeTotalDoesNotWrap: time.inference_total sums the steps' gen
+// times, each at most the span of the timestamps (years 0000 to 9999,
+// 315569519999000 ms here); 58456 of them pass 2^64 ms by 187787351992384
+// ms, the total the sum wrapped round to, which held within `at_most:
+// 1000000000000000` (about 31 years). The total is past every at_most.
+func TestStepTimeTotalDoesNotWrap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"system","subtype":"init","model":"m","timestamp":"0000-01-01T00:00:00Z"}` + "\n")
+	const steps = 58456
+	for i := range steps {
+		fmt.Fprintf(&b, `{"type":"assistant","timestamp":"9999-12-31T23:59:59Z","message":{"content":[{"type":"tool_use","id":"c%d","name":"Bash","input":{}}]}}`+"\n", i)
+		b.WriteString(`{"type":"rate_limit_event","timestamp":"0000-01-01T00:00:00Z","rate_limit_info":{"status":"allowed"}}` + "\n")
+	}
+	ir := mustRead(t, []byte(b.String()))
+	spec := mustSpec(t, []byte(okHeader+"- {id: fast, expect: {time.inference_total: {ms: {at_most: 1000000000000000}}}}\n"))
+	r, err := Check(spec, ir, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := r.Expectations[0]; row.Verdict != VerdictGap || !strings.Contains(row.Outcome.Note, "total more than ") {
+		t.Errorf("%s (%s)", row.Verdict, row.Outcome.Note)
+	}
 }
