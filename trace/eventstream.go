@@ -210,7 +210,9 @@ func (r *eventStreamReader) denialJoin(in *denialInputs) *uint64 {
 		if id != nil && r.denied[*id] {
 			continue
 		}
-		n++
+		// Capped: a `census.denied` of 2^64 - 1 and one more vendor
+		// entry wrapped round to 0 denials.
+		n = addCapped(n, 1)
 	}
 	return &n
 }

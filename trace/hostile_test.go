@@ -422,6 +422,13 @@ func TestTotalsDoNotWrap(t *testing.T) {
 	if c := NewCensus(ir); c.ToolTraffic["Read"].ResultBytes != math.MaxUint64 {
 		t.Errorf("census result bytes %d", c.ToolTraffic["Read"].ResultBytes)
 	}
+
+	// The denial join adds the vendor's entries to the census's count.
+	ir = mustRead(t, []byte(`{"format":"metaharness.event/1","event":"session.ended","subtype":"success","census":{"denied":`+max+`},"permission_denials":[{"tool_use_id":"x"}]}`+"\n"))
+	spec = mustSpec(t, []byte(okHeader+"- {id: none, expect: {permission.denied: {count: {at_most: 0}}}}\n"))
+	if r, _ = Check(spec, ir, CheckOptions{}); r.Expectations[0].Verdict != VerdictGap {
+		t.Errorf("denials: %s (%s)", r.Expectations[0].Verdict, r.Expectations[0].Outcome.Note)
+	}
 }
 
 // TestStepTimeTotalDoesNotWrap: time.inference_total sums the steps' gen
