@@ -87,8 +87,8 @@ type total struct {
 	over bool
 }
 
-// add adds x to the total.
-func (t *total) add(x uint64) {
+// plus adds x to the total.
+func (t *total) plus(x uint64) {
 	s, carry := bits.Add64(t.v, x, 0)
 	if carry != 0 || t.over {
 		t.v, t.over = math.MaxUint64, true
@@ -110,6 +110,6 @@ func (t total) String() string {
 // never wrap round to a small number.
 func addCapped(a, b uint64) uint64 {
 	t := total{v: a}
-	t.add(b)
+	t.plus(b)
 	return t.v
 }

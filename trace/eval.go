@@ -336,7 +336,7 @@ func evalToolResultBytes(ir *IR, k *Kind) Outcome {
 	}
 	var sum total
 	for _, re := range results {
-		sum.add(ir.Events[re].Result().ContentBytes)
+		sum.plus(ir.Events[re].Result().ContentBytes)
 	}
 	note := fmt.Sprintf("%sB across %d result(s) of %s, bound %s", sum, len(results), k.Selector.Display(), k.Count)
 	return decideTotal(k.Count, sum, ir.Unread() > 0, func() Outcome { return opaqueReason(ir) }, results, note)

@@ -253,8 +253,8 @@ func evalTokens(ir *IR, k *Kind) Outcome {
 		field = "input_tokens + output_tokens"
 		if src.input != nil && src.output != nil {
 			sum = &total{}
-			sum.add(*src.input)
-			sum.add(*src.output)
+			sum.plus(*src.input)
+			sum.plus(*src.output)
 		}
 	}
 	if v == nil && sum == nil {
@@ -313,8 +313,8 @@ func evalUsageFacts(ir *IR, k *Kind) Outcome {
 		}
 		read, input := *u.CacheReadInputTokens, *u.InputTokens
 		var den total
-		den.add(read)
-		den.add(input)
+		den.plus(read)
+		den.plus(input)
 		if den.v == 0 {
 			return unkOutcome("ratio_undefined", map[string]any{"denominator": "cache reads plus input tokens"})
 		}

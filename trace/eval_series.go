@@ -116,7 +116,7 @@ func evalUsageShare(ir *IR, k *Kind) Outcome {
 	fsum := 0.0 // the share in floats: the sum may not fit a uint64
 	peak := 0
 	for i, v := range vals {
-		sum.add(v)
+		sum.plus(v)
 		fsum += float64(v)
 		if v > vals[peak] {
 			peak = i
@@ -180,7 +180,7 @@ func evalTimeTotal(ir *IR, k *Kind) Outcome {
 		if v == nil || *v < 0 {
 			return unkOutcome("timestamp_absent", map[string]any{"event": s.CallEvent})
 		}
-		sum.add(uint64(*v))
+		sum.plus(uint64(*v))
 		all = append(all, s.CallEvent)
 	}
 	what := "inference"
