@@ -164,8 +164,7 @@ file could not be written, 2 usage error.`,
 			if err := writeOutput(cmd, out, b.Bytes(), false); err != nil || out == stdio {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), out)
-			return nil
+			return printPath(cmd, "", out)
 		},
 	}
 	f := cmd.Flags()

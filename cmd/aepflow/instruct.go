@@ -186,8 +186,7 @@ func (r *instructRun) one() error {
 	if err := fsio.WriteFile(r.f.out, doc, r.writeOptions()); err != nil {
 		return r.refuse(fileError(r.f.out, err))
 	}
-	fmt.Fprintln(r.cmd.OutOrStdout(), r.f.out)
-	return nil
+	return printPath(r.cmd, "", r.f.out)
 }
 
 // fileError is the diagnostic of a file the command cannot read or write:
@@ -245,7 +244,7 @@ func (r *instructRun) all() error {
 		files[i] = fsio.Output{Rel: o.rel, Data: o.data}
 	}
 	if i, err := fsio.WriteFiles(r.f.out, files, r.writeOptions(), func(i int) {
-		fmt.Fprintln(r.cmd.OutOrStdout(), r.shown(outs[i].rel))
+		_ = printPath(r.cmd, "", r.shown(outs[i].rel)) // the files are written: a lost line is not a lost write
 	}); err != nil {
 		return r.refuse(fileError(r.shown(outs[i].rel), err))
 	}
@@ -306,7 +305,9 @@ func (r *instructRun) checkDir(outs []output) error {
 	orphans := 0
 	for _, rel := range found {
 		if !written[rel] {
-			fmt.Fprintf(stdout, "orphan: %s\n", r.shown(rel))
+			if err := printPath(r.cmd, "orphan: ", r.shown(rel)); err != nil {
+				return err
+			}
 			orphans++
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/aepflow/aepflow/internal/deadline"
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
 )
 
@@ -266,6 +267,15 @@ func writeOutput(cmd *cobra.Command, out string, data []byte, makeDirs bool) err
 // writeStdout writes data to the command's standard output; a failed write
 // (a closed pipe, a full disk) is exit 1: the command could not deliver,
 // which is not a usage error.
+// printPath prints path, a file the command wrote or names, as one line
+// of standard output after prefix, escaped as every line aepflow prints is
+// (diag.EscapeText): the path comes from the command line, and a line
+// break or a terminal escape in it would otherwise end the line early,
+// forge another, or reach the terminal.
+func printPath(cmd *cobra.Command, prefix, path string) error {
+	return writeStdout(cmd, []byte(prefix+diag.EscapeText(path)+"\n"))
+}
+
 func writeStdout(cmd *cobra.Command, data []byte) error {
 	if _, err := cmd.OutOrStdout().Write(data); err != nil {
 		return exitWith(exitProblems, stdoutFailed(err))

@@ -208,8 +208,7 @@ func emitDocument(cmd *cobra.Command, out string, check bool, doc []byte) error 
 			}
 			return err
 		}
-		fmt.Fprintln(cmd.OutOrStdout(), out)
-		return nil
+		return printPath(cmd, "", out)
 	}
 	return writeStdout(cmd, doc)
 }
@@ -257,5 +256,8 @@ func staleDiff(path, label string, want []byte) (diff string, missing bool, err 
 	case bytes.Equal(have, want):
 		return "", false, nil
 	}
+	// The label is a path from the command line: escaped, as every line
+	// aepflow prints is, so that it cannot end a header line early.
+	label = diag.EscapeText(label)
 	return textdiff.Unified(label, label+" (regenerated)", have, want), missing, nil
 }
