@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/aepflow/aepflow/internal/deadline"
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/deadline"
 	"github.com/aepflow/aepflow/internal/fsio"
 )
 
