@@ -40,11 +40,12 @@ type refusal struct {
 // without a bound and closes the connection on the first body that is not
 // a JSON-RPC message.
 //
-// Only a broken frame (no Content-Length, a header line too long, the
-// stream ending mid-message) ends the connection: the stream cannot be
-// trusted to resynchronise. A body over the bound is skipped without being
-// held, and a body that is not a JSON-RPC message is replaced by a
-// methodRefused stand-in, so the server answers or logs it and reads on.
+// Only a broken frame (no Content-Length or two that disagree, a header
+// line too long, the stream ending mid-message) ends the connection: the
+// stream cannot be trusted to resynchronise. A body over the bound is
+// skipped without being held, and a body that is not a JSON-RPC message is
+// replaced by a methodRefused stand-in, so the server answers or logs it
+// and reads on.
 type codec struct {
 	maxBody int64
 	// broken, when set, keeps the framing error that ended the stream, so
@@ -148,9 +149,16 @@ func readHeader(r *bufio.Reader) (int64, error) {
 			return 0, fmt.Errorf("lsp: a header line without a colon: %q", line)
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
-			if err != nil || n < 0 {
+			// Digits only: ParseInt would also take a sign.
+			v := strings.TrimSpace(value)
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || strings.TrimLeft(v, "0123456789") != "" {
 				return 0, fmt.Errorf("lsp: a Content-Length that is not a byte count: %q", value)
+			}
+			// Two lengths that disagree leave the body's end unknown, as
+			// in HTTP: no choice between them is safe.
+			if length >= 0 && n != length {
+				return 0, fmt.Errorf("lsp: a message header with two Content-Lengths, %d and %d", length, n)
 			}
 			length = n
 		}

@@ -6,13 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/yamldoc"
 	"github.com/sourcegraph/jsonrpc2"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // TestHostileMessages: whatever the client sends, the server answers a
@@ -144,6 +148,14 @@ func TestCodecBounds(t *testing.T) {
 	if _, err := read("Content-Length: 5\n\n"); err == nil {
 		t.Error("LF line endings must end the stream")
 	}
+	for _, header := range []string{"Content-Length: +2", "Content-Length: 0x2", "Content-Length: 2 2", "Content-Length: 2\r\ncontent-length: 3"} {
+		if _, err := read(header + "\r\n\r\n{}"); err == nil {
+			t.Errorf("%q must end the stream", header)
+		}
+	}
+	if v, err := read("Content-Length: 2\r\nContent-Length: 02\r\n\r\n{}"); err != nil || v == nil {
+		t.Errorf("two Content-Lengths that agree: %v %v", v, err)
+	}
 	r := bufio.NewReader(strings.NewReader("Content-Length: 20\r\n\r\n{\"id\":1,\"x\":\"aaaaa\"}Content-Length: 2\r\n\r\n{}"))
 	var v map[string]any
 	if err := c.ReadObject(r, &v); err != nil || v["method"] != methodRefused {
@@ -233,6 +245,7 @@ func TestSecurityBounds(t *testing.T) {
 		"a buffer the server keeps":                    size(int64(o.MaxBuffer)),
 		"a buffer validated":                           size(yamldoc.MaxFileSize) + ", as a file",
 		"document trees held at once":                  itoa(o.MaxTrees),
+		"the incremental changes of one `didChange`":   itoa(o.MaxChangeWork>>30) + " GiB of text gone through",
 	} {
 		row, ok := rows[first]
 		if !ok {
@@ -241,6 +254,163 @@ func TestSecurityBounds(t *testing.T) {
 		}
 		if row[1] != want {
 			t.Errorf("row %q: the limit reads %q; the code says %q", first, row[1], want)
+		}
+	}
+}
+
+// syncBuffer is a log the server writes from its goroutines while the
+// test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// TestLogLinesAreEscaped: what the client controls and the server logs (a
+// method name, a response id, a URI) cannot break a log line or forge
+// one: every line is the server's, escaped as every line aepflow prints
+// is (diag.EscapeText), and so is what it shows the client.
+func TestLogLinesAreEscaped(t *testing.T) {
+	root := copyTree(t, "testdata/tree")
+	log := &syncBuffer{}
+	c := startServer(t, Options{Debounce: -1, MaxDocuments: 1, MaxBuffer: 64, Log: log})
+	const forged = "aepflow lsp: FORGED"
+	c.notify("early\n"+forged, map[string]any{})
+	c.initialize(root)
+	c.notify("frob\u202e\n"+forged, map[string]any{})
+	c.notify("$/aepflow/unknown\n"+forged, map[string]any{}) // ignored, as the LSP allows
+	c.frame(`{"jsonrpc":"2.0","id":"x\n` + forged + `","result":null}`)
+	wf := filepath.Join(root, "workflows", "demo", "review.yaml")
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": pathURI(wf), "version": 1, "text": "id: x\n"}})
+	// A second document is over MaxDocuments, a buffer over MaxBuffer is
+	// dropped: both log the document's path, which is the client's.
+	other := filepath.Join(root, "workflows", "demo", "x\n"+forged+"\u2028.yaml")
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": pathURI(other), "version": 1, "text": "id: x\n"}})
+	if p := c.note("window/showMessage", nil); strings.Contains(string(p), `\n`) || !strings.Contains(string(p), `x\\x0a`) {
+		t.Errorf("the refused open is shown unescaped: %s", p)
+	}
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": pathURI(wf)}})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": pathURI(other), "version": 1, "text": strings.Repeat("#", 65)}})
+	if m := c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": pathURI(wf)}}); m.Error != nil {
+		t.Fatal(m.Error)
+	}
+	if err := c.exit(true); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	if len(lines) != 5 {
+		t.Errorf("want 5 log lines (before initialize, unknown method, response id, refused open, dropped buffer), got %d:\n%s", len(lines), log)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "aepflow lsp: ") || strings.HasPrefix(l, forged) || diag.EscapeText(l) != l {
+			t.Errorf("a log line that is not the server's, or not escaped: %q", l)
+		}
+	}
+	if strings.Contains(log.String(), "$/aepflow/unknown") {
+		t.Errorf("an unknown $/ notification was logged:\n%s", log)
+	}
+}
+
+// TestChangesAreBounded: the incremental changes of one didChange apply
+// in order, each placed in the text its predecessors left, and a
+// notification whose changes would go through more than MaxChangeWork
+// bytes drops the buffer (the disk stands for it) instead of holding the
+// server, until the client sends the whole text again.
+func TestChangesAreBounded(t *testing.T) {
+	root := copyTree(t, "testdata/tree")
+	log := &syncBuffer{}
+	s := newServer(Options{Debounce: -1, MaxChangeWork: 4 << 20, Log: log}.withDefaults())
+	c := startWith(t, s)
+	c.initialize(root)
+	wf := filepath.Join(root, "workflows", "demo", "review.yaml")
+	text := c.open(wf)
+	buffer := func() (string, bool) {
+		c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": pathURI(wf)}}) // the changes are in
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		d := s.ws.docs[wf]
+		return d.text, d.dropped
+	}
+	change := func(version int, changes []map[string]any) {
+		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": pathURI(wf), "version": version}, "contentChanges": changes})
+	}
+	edit := func(line, char, endLine, endChar int, text string) map[string]any {
+		return map[string]any{"range": map[string]any{"start": map[string]any{"line": line, "character": char},
+			"end": map[string]any{"line": endLine, "character": endChar}}, "text": text}
+	}
+	// As VS Code sends a multi-cursor edit: last first. Then a CR and an
+	// LF inserted apart that meet as one line break, which the next
+	// change's position counts so, and a replacement across lines.
+	change(2, []map[string]any{
+		edit(2, 0, 2, 0, "# c\n"), edit(1, 0, 1, 0, "# b\n"), edit(0, 0, 0, 0, "# a\n"),
+		edit(1, 0, 1, 0, "x\r"), edit(2, 0, 2, 0, "\n"), edit(2, 0, 3, 1, "Z"),
+	})
+	lines := strings.SplitAfter(text, "\n")
+	want := "# a\nx\r\nZ b\n" + lines[1] + "# c\n" + strings.Join(lines[2:], "")
+	if got, dropped := buffer(); got != want || dropped {
+		t.Fatalf("after the changes the buffer is (dropped %v)\n%q\nwant\n%q", dropped, got, want)
+	}
+
+	// Changes at the start of a 256 KiB buffer each move what follows.
+	big := strings.Repeat("# forty bytes of comment, a line of it.\n", 256<<10/40)
+	change(3, []map[string]any{{"text": big}})
+	var many []map[string]any
+	for i := 0; i < 100; i++ {
+		many = append(many, edit(0, 0, 0, 1, "#"))
+	}
+	change(4, many)
+	if got, dropped := buffer(); got != big || dropped {
+		t.Fatalf("100 changes of a 256 KiB buffer: dropped %v, changed %v", dropped, got != big)
+	}
+	change(5, slices.Concat(many, many, many))
+	if _, dropped := buffer(); !dropped {
+		t.Fatal("300 changes of a 256 KiB buffer, over a bound of 4 MiB, are applied")
+	}
+	if !strings.Contains(log.String(), "the 300 changes of one didChange go through more than 4194304 bytes of text") {
+		t.Errorf("the dropped buffer is not logged:\n%s", log)
+	}
+	if m := c.call("textDocument/hover", docPos(wf, protocol.Position{Line: 1, Character: 1})); m.Error != nil || string(m.Result) != "null" {
+		t.Errorf("hover on a dropped buffer: %s %+v", m.Result, m.Error)
+	}
+	change(6, many) // still gone: an incremental change has nothing to apply to
+	change(7, []map[string]any{{"text": text}})
+	if got, dropped := buffer(); got != text || dropped {
+		t.Errorf("the whole text does not bring the buffer back: dropped %v", dropped)
+	}
+	if err := c.exit(true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestURIs: only a file URI of this machine names a document.
+func TestURIs(t *testing.T) {
+	for uri, want := range map[string]string{
+		"file:///t/workflows/a.yaml":       "/t/workflows/a.yaml",
+		"file://localhost/t/a.yaml":        "/t/a.yaml",
+		"file:/t/a.yaml":                   "/t/a.yaml",
+		"file:///t/x/../a%20b.yaml":        "/t/a b.yaml",
+		"file:///t/a%0Ab.yaml":             "/t/a\nb.yaml",
+		"file://otherhost/t/a.yaml":        "",
+		"file:///t/a%00b.yaml":             "",
+		"untitled:Untitled-1":              "",
+		"file:t/a.yaml":                    "",
+		"https://example.invalid/t/a.yaml": "",
+		"file://%2Ft/a.yaml":               "",
+	} {
+		got, ok := uriPath(uri)
+		if (want == "") == ok || got != want {
+			t.Errorf("uriPath(%q) = %q, %v; want %q", uri, got, ok, want)
 		}
 	}
 }

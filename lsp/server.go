@@ -55,6 +55,15 @@ type Options struct {
 	// a file (input_too_large) but kept, so that an edit can bring it back
 	// under; one that grows past MaxBuffer is dropped.
 	MaxBuffer int
+	// MaxChangeWork bounds the bytes one didChange notification's
+	// incremental changes may go through (default 1 GiB): each change
+	// reads its line and moves what follows it, so a notification of many
+	// changes to a large buffer would otherwise hold the server for hours
+	// (a 32 MiB message holds some 400,000 changes). Beyond it the buffer
+	// is dropped, as one past MaxBuffer is. An editor's edit is far below
+	// it: a thousand changes to a 4 MiB document go through about a
+	// quarter of it.
+	MaxChangeWork int
 	// MaxTrees is how many document trees are held at once (default 16).
 	MaxTrees int
 	// Debounce is how long the server waits after a change before it
@@ -68,7 +77,10 @@ type Options struct {
 	TreeChecks func(*tree.Tree) diag.List
 	// Version is the server version reported to the client.
 	Version string
-	// Log receives the server's own log lines (nil discards them).
+	// Log receives the server's own log lines (nil discards them): one
+	// line each, "aepflow lsp: " and the text escaped with
+	// diag.EscapeText, so that a URI, a method name or a message the
+	// client sent can neither break a line nor forge one.
 	Log io.Writer
 }
 
@@ -81,6 +93,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBuffer <= 0 {
 		o.MaxBuffer = 32 << 20
+	}
+	if o.MaxChangeWork <= 0 {
+		o.MaxChangeWork = 1 << 30
 	}
 	if o.MaxTrees <= 0 {
 		o.MaxTrees = 16
@@ -115,7 +130,7 @@ func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) error {
 	defer cancel()
 	broken := &framingError{}
 	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(stream, codec{maxBody: s.opts.MaxMessage, broken: broken}),
-		jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(logger{s.opts.Log}))
+		jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(logger{s.log}))
 	if s.connected != nil {
 		s.connected()
 	}
@@ -146,8 +161,27 @@ func (s *server) serve(ctx context.Context, stream io.ReadWriteCloser) error {
 	return nil
 }
 
-// logger adapts the server's log writer to jsonrpc2.Logger.
-type logger struct{ w io.Writer }
+// logSink writes the server's log lines. Each is one line: the text is
+// escaped (diag.EscapeText), as every line aepflow prints is, because it
+// quotes what the client controls (a URI, a method name, an error about
+// its message), which could otherwise end the line early or forge
+// another. The handlers, a flush and jsonrpc2 log from their own
+// goroutines; mu keeps their lines whole.
+type logSink struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// line writes one log line.
+func (l *logSink) line(text string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, "aepflow lsp: %s\n", diag.EscapeText(text))
+}
+
+// logger adapts the server's log to jsonrpc2.Logger, whose lines end in
+// a newline of their own and quote the client's method names and ids.
+type logger struct{ log *logSink }
 
 // Its "protocol error" line is dropped: that error is the codec's, which
 // Serve returns (framingError), so the caller reports it once.
@@ -155,7 +189,7 @@ func (l logger) Printf(format string, v ...any) {
 	if strings.HasPrefix(format, "jsonrpc2: protocol error") {
 		return
 	}
-	fmt.Fprintf(l.w, format, v...)
+	l.log.line(strings.TrimSuffix(fmt.Sprintf(format, v...), "\n"))
 }
 
 // server is one connection's state. mu guards every field below it; the
@@ -165,6 +199,7 @@ func (l logger) Printf(format string, v ...any) {
 type server struct {
 	opts    Options
 	handler protocol.Handler
+	log     *logSink
 
 	mu          sync.Mutex
 	conn        *jsonrpc2.Conn
@@ -188,7 +223,8 @@ type server struct {
 }
 
 func newServer(opts Options) *server {
-	s := &server{opts: opts, ws: newWorkspace(opts)}
+	log := &logSink{w: opts.Log}
+	s := &server{opts: opts, log: log, ws: newWorkspace(opts, log)}
 	s.handler = protocol.Handler{
 		Initialize:                     s.initialize,
 		Initialized:                    s.initializedNote,
@@ -234,6 +270,7 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			return
 		}
 		if r := recover(); r != nil {
+			// One line, the stack's line breaks escaped with the rest.
 			s.logf("internal error on %s: %v\n%s", req.Method, r, debug.Stack())
 			result, err = nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: fmt.Sprintf("aepflow lsp: internal error on %s", req.Method)}
 		}
@@ -268,6 +305,8 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	}
 	r, validMethod, validParams, err := s.handler.Handle(gctx)
 	switch {
+	case !validMethod && req.Notif && strings.HasPrefix(req.Method, "$/"):
+		return nil, nil // the LSP lets a server ignore these: no log line
 	case !validMethod:
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
 	case !validParams:
@@ -300,7 +339,7 @@ func (s *server) refused(req *jsonrpc2.Request) error {
 	}
 	if req.Notif {
 		s.logf("refused a message: %s", r.Reason)
-		s.notify(protocol.ServerWindowLogMessage, protocol.LogMessageParams{Type: protocol.MessageTypeError, Message: "aepflow lsp refused a message: " + r.Reason})
+		s.notify(protocol.ServerWindowLogMessage, protocol.LogMessageParams{Type: protocol.MessageTypeError, Message: "aepflow lsp refused a message: " + diag.EscapeText(r.Reason)})
 		return nil
 	}
 	return &jsonrpc2.Error{Code: r.Code, Message: r.Reason}
@@ -318,9 +357,8 @@ func (s *server) isShutdown() bool {
 	return s.shutdown
 }
 
-func (s *server) logf(format string, args ...any) {
-	fmt.Fprintf(s.opts.Log, "aepflow lsp: "+format+"\n", args...)
-}
+// logf writes one log line (see logSink).
+func (s *server) logf(format string, args ...any) { s.log.line(fmt.Sprintf(format, args...)) }
 
 // notify sends a notification; a connection already closed is not an
 // error worth more than a log line.

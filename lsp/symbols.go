@@ -56,7 +56,21 @@ func (v *view) workflowSymbols() []lsp.DocumentSymbol {
 	if states == nil || states.Kind != yaml.MappingNode {
 		return out
 	}
-	transitions := lookup(v.src.root, "transitions")
+	// The moves out of each state, found in one pass over the transitions:
+	// looking them up per state would cost states × transitions, minutes
+	// for a document of tens of thousands of each.
+	type move struct {
+		i     int // the transition's index
+		t, to *yaml.Node
+	}
+	movesOut := map[string][]move{}
+	if transitions := lookup(v.src.root, "transitions"); transitions != nil && transitions.Kind == yaml.SequenceNode {
+		for i, t := range transitions.Content {
+			if from, to := lookup(t, "from"), lookup(t, "to"); from != nil && to != nil {
+				movesOut[from.Value] = append(movesOut[from.Value], move{i, t, to})
+			}
+		}
+	}
 	for i := 0; i+1 < len(states.Content); i += 2 {
 		k, val := states.Content[i], states.Content[i+1]
 		detail := ""
@@ -69,23 +83,17 @@ func (v *view) workflowSymbols() []lsp.DocumentSymbol {
 			}
 		}
 		sym := v.symbol(k.Value, detail, lsp.SymbolKindClass, k, val)
-		if transitions != nil && transitions.Kind == yaml.SequenceNode {
-			for j, t := range transitions.Content {
-				from, to := lookup(t, "from"), lookup(t, "to")
-				if from == nil || from.Value != k.Value || to == nil {
-					continue
-				}
-				guard := ""
-				if v.workflow != nil && j < len(v.workflow.Transitions) && v.workflow.Transitions[j].Guarded() {
-					guard = fmt.Sprintf("when %s", v.workflow.Transitions[j].When)
-				}
-				child := v.symbol("→ "+to.Value, guard, lsp.SymbolKindEvent, to, t)
-				child.Range = v.src.tx.rangeOf(v.src.tx.offsetOf(yamldoc.PosOf(t)), v.endOf(t, 0))
-				if !contains(child.Range, child.SelectionRange) {
-					child.SelectionRange = child.Range
-				}
-				sym.Children = append(sym.Children, child)
+		for _, m := range movesOut[k.Value] {
+			guard := ""
+			if v.workflow != nil && m.i < len(v.workflow.Transitions) && v.workflow.Transitions[m.i].Guarded() {
+				guard = fmt.Sprintf("when %s", v.workflow.Transitions[m.i].When)
 			}
+			child := v.symbol("→ "+m.to.Value, guard, lsp.SymbolKindEvent, m.to, m.t)
+			child.Range = v.src.tx.rangeOf(v.src.tx.offsetOf(yamldoc.PosOf(m.t)), v.endOf(m.t, 0))
+			if !contains(child.Range, child.SelectionRange) {
+				child.SelectionRange = child.Range
+			}
+			sym.Children = append(sym.Children, child)
 		}
 		out = append(out, sym)
 	}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -161,4 +162,128 @@ func (t *text) lineBefore(off int) string {
 	off = max(0, min(off, len(t.s)))
 	line := sort.Search(len(t.lsp), func(i int) bool { return t.lsp[i] > off }) - 1
 	return t.s[t.lsp[line]:off]
+}
+
+// editor applies a didChange's incremental changes to a buffer, keeping
+// its LSP line index (what text.lsp holds) up to date from change to
+// change instead of indexing the whole buffer again for each: a client may
+// send thousands of changes in one notification (a replace-all, many
+// cursors), each placed by LSP positions in the text its predecessors
+// left. work counts the bytes the changes went through, so that didChange
+// can bound a notification's cost (Options.MaxChangeWork).
+type editor struct {
+	b      []byte
+	starts []int // the byte offset of each LSP line's start
+	mid    []int // scratch: the line starts a change brings
+	work   int
+}
+
+func newEditor(s string) *editor {
+	e := &editor{b: make([]byte, len(s), len(s)+len(s)/8+64)}
+	copy(e.b, s)
+	e.starts = appendStarts([]int{0}, e.b, 0, len(e.b))
+	e.work = len(s)
+	return e
+}
+
+// appendStarts appends the LSP line starts q of b with from < q <= to:
+// the offsets just after an LF, or after a CR that no LF follows.
+func appendStarts(out []int, b []byte, from, to int) []int {
+	if bytes.IndexByte(b[from:to], '\r') < 0 {
+		for i := from; ; {
+			j := bytes.IndexByte(b[i:to], '\n')
+			if j < 0 {
+				return out
+			}
+			i += j + 1
+			out = append(out, i)
+		}
+	}
+	for i := from; i < to; i++ {
+		if c := b[i]; c == '\n' || (c == '\r' && (i+1 == len(b) || b[i+1] != '\n')) {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// offset returns the byte offset of an LSP position, as text.offsetAt
+// does.
+func (e *editor) offset(p protocol.Position) int {
+	if int64(p.Line) >= int64(len(e.starts)) {
+		return len(e.b)
+	}
+	line := int(p.Line)
+	off, end := e.starts[line], len(e.b)
+	if line+1 < len(e.starts) {
+		next := e.starts[line+1]
+		end = next - 1
+		if next-2 >= off && e.b[next-2] == '\r' && e.b[next-1] == '\n' {
+			end = next - 2
+		}
+	}
+	from := off
+	for col := int64(0); off < end; {
+		u, n := int64(1), 1
+		if e.b[off] >= utf8.RuneSelf {
+			var r rune
+			r, n = utf8.DecodeRune(e.b[off:end])
+			u = int64(units(r))
+		}
+		if col+u > int64(p.Character) {
+			break
+		}
+		col += u
+		off += n
+	}
+	e.work += off - from
+	return off
+}
+
+// replace replaces the bytes from start to end with text and brings the
+// line index along: the lines before the one holding start-1 keep their
+// starts (a start depends on the two bytes around it), the starts from
+// there to the end of the new text are found again (a CR and an LF may
+// meet or part at either edge), and those after end move by the change
+// in length.
+func (e *editor) replace(start, end int, text string) {
+	lineOf := func(off int) int {
+		return sort.Search(len(e.starts), func(i int) bool { return e.starts[i] > off }) - 1
+	}
+	l := lineOf(max(start-1, 0))
+	r := sort.Search(len(e.starts), func(i int) bool { return e.starts[i] > end })
+	delta := len(text) - (end - start)
+	moved := len(e.b) - end
+	e.b = splice(e.b, start, end, text)
+	e.mid = appendStarts(e.mid[:0], e.b, e.starts[l], start+len(text))
+	old, n := len(e.starts), l+1+len(e.mid)+len(e.starts)-r
+	if n > old {
+		e.starts = append(e.starts, make([]int, n-old)...)
+	}
+	copy(e.starts[l+1+len(e.mid):], e.starts[r:old])
+	copy(e.starts[l+1:], e.mid)
+	e.starts = e.starts[:n]
+	for i := l + 1 + len(e.mid); i < n; i++ {
+		e.starts[i] += delta
+	}
+	// Moving bytes and starts is a memmove and an add, far cheaper than
+	// reading a byte of a line.
+	e.work += start + len(text) - e.starts[l] + moved/16 + (n-l)/4
+}
+
+// splice replaces b[start:end] with text, in place when b has the room.
+func splice(b []byte, start, end int, text string) []byte {
+	n := len(b) - (end - start) + len(text)
+	if n > cap(b) {
+		out := make([]byte, n, n+n/4+64)
+		copy(out, b[:start])
+		copy(out[start:], text)
+		copy(out[start+len(text):], b[end:])
+		return out
+	}
+	old := len(b)
+	b = b[:max(n, old)]
+	copy(b[start+len(text):], b[end:old])
+	copy(b[start:], text)
+	return b[:n]
 }

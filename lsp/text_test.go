@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
@@ -81,4 +82,47 @@ func TestPositionsMatchTheParser(t *testing.T) {
 		}
 	}
 	walk(doc.Root)
+}
+
+// FuzzEditor: didChange's editor, which keeps its line index from change
+// to change, places and applies every change as indexing the whole text
+// again (newText) would, whatever line breaks, astral characters and
+// invalid bytes the text and the changes mix: the positions and texts of
+// a sequence of changes are drawn from the fuzzer's bytes.
+func FuzzEditor(f *testing.F) {
+	f.Add("a: 😀x\r\nb: é𝄞y\n\"c\u2028d\": z\n", []byte{0, 3, 1, 0, 2, 1, 4, 9, 0, 0, 5, 5})
+	f.Add("\r\r\n\n\r", []byte{1, 0, 1, 0, 0, 2, 0, 0, 3, 1, 0, 0})
+	f.Add("x\ry\rz", []byte{0, 1, 0, 1, 1, 1, 2, 0, 0, 0, 0, 4})
+	f.Add("", []byte{9, 9, 9, 9, 3, 0})
+	f.Fuzz(func(t *testing.T, src string, ops []byte) {
+		if len(src) > 4096 || len(ops) > 600 {
+			return // each step indexes the text again: keep a step cheap
+		}
+		pieces := []string{"", "\r", "\n", "\r\n", "x", "😀", "é\n", "\xff", "a\rb", "\u2028"}
+		ed, want := newEditor(src), src
+		for ; len(ops) >= 6; ops = ops[6:] {
+			tx := newText(want)
+			p1 := protocol.Position{Line: protocol.UInteger(ops[0] % 8), Character: protocol.UInteger(ops[1] % 12)}
+			p2 := protocol.Position{Line: protocol.UInteger(ops[2] % 8), Character: protocol.UInteger(ops[3] % 12)}
+			start, end := tx.offsetAt(p1), tx.offsetAt(p2)
+			if got := ed.offset(p1); got != start {
+				t.Fatalf("%q at %v: editor %d, index %d", want, p1, got, start)
+			}
+			if got := ed.offset(p2); got != end {
+				t.Fatalf("%q at %v: editor %d, index %d", want, p2, got, end)
+			}
+			if end < start {
+				continue
+			}
+			text := pieces[int(ops[4])%len(pieces)] + pieces[int(ops[5])%len(pieces)]
+			ed.replace(start, end, text)
+			want = want[:start] + text + want[end:]
+			if string(ed.b) != want {
+				t.Fatalf("the text is %q, want %q", ed.b, want)
+			}
+			if idx := newText(want).lsp; !slices.Equal(ed.starts, idx) {
+				t.Fatalf("%q: the line starts are %v, want %v", want, ed.starts, idx)
+			}
+		}
+	})
 }

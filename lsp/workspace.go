@@ -42,6 +42,7 @@ type treeState struct {
 // trees, the changes not yet validated and what was last published.
 type workspace struct {
 	opts      Options
+	log       *logSink
 	folders   []string
 	docs      map[string]*document
 	trees     map[string]*treeState
@@ -56,9 +57,10 @@ type workspace struct {
 	loading map[string]bool
 }
 
-func newWorkspace(opts Options) *workspace {
+func newWorkspace(opts Options, log *logSink) *workspace {
 	return &workspace{
 		opts:      opts,
+		log:       log,
 		docs:      map[string]*document{},
 		trees:     map[string]*treeState{},
 		singles:   map[string]single{},
@@ -69,10 +71,13 @@ func newWorkspace(opts Options) *workspace {
 	}
 }
 
-// uriPath returns the file path of a file: URI, or false for any other.
+// uriPath returns the file path of a file: URI, or false for any other:
+// one that names another host (file://host/path is that host's file, not
+// this machine's) or a path no file can have (a NUL byte).
 func uriPath(uri string) (string, bool) {
 	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" || u.Path == "" || !filepath.IsAbs(u.Path) {
+	if err != nil || u.Scheme != "file" || u.Path == "" || !filepath.IsAbs(u.Path) ||
+		(u.Host != "" && !strings.EqualFold(u.Host, "localhost")) || strings.IndexByte(u.Path, 0) >= 0 {
 		return "", false
 	}
 	return filepath.Clean(u.Path), true
@@ -83,9 +88,8 @@ func pathURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
 
-func (w *workspace) logf(format string, args ...any) {
-	fmt.Fprintf(w.opts.Log, "aepflow lsp: "+format+"\n", args...)
-}
+// logf writes one log line (see logSink).
+func (w *workspace) logf(format string, args ...any) { w.log.line(fmt.Sprintf(format, args...)) }
 
 func (w *workspace) changeFolders(added, removed []protocol.WorkspaceFolder) {
 	for _, f := range removed {
@@ -392,7 +396,7 @@ func (s *server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 	if _, open := s.ws.docs[path]; !open && len(s.ws.docs) >= s.opts.MaxDocuments {
 		s.logf("refused to open %s: %d documents are open already", path, len(s.ws.docs))
 		go s.notify(protocol.ServerWindowShowMessage, protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
-			Message: fmt.Sprintf("aepflow: %d documents are open, the most the server tracks; %s is validated from disk", s.opts.MaxDocuments, filepath.Base(path))})
+			Message: fmt.Sprintf("aepflow: %d documents are open, the most the server tracks; %s is validated from disk", s.opts.MaxDocuments, diag.EscapeText(filepath.Base(path)))})
 		return nil
 	}
 	d := &document{uri: p.TextDocument.URI, path: path, version: p.TextDocument.Version, root: s.ws.rootOf(path)}
@@ -405,13 +409,18 @@ func (s *server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 
 // setText stores a buffer's new text, letting it go past MaxBuffer.
 func (s *server) setText(d *document, text string) {
-	d.dropped = len(text) > s.opts.MaxBuffer
-	if d.dropped {
-		d.text = ""
-		s.logf("%s: a buffer of %d bytes is over the limit of %d; the file on disk stands for it", d.path, len(text), s.opts.MaxBuffer)
+	if len(text) > s.opts.MaxBuffer {
+		s.drop(d, fmt.Sprintf("a buffer of %d bytes is over the limit of %d", len(text), s.opts.MaxBuffer))
 		return
 	}
-	d.text = text
+	d.text, d.dropped = text, false
+}
+
+// drop lets a buffer go: the file on disk stands for it until the client
+// sends the whole text again.
+func (s *server) drop(d *document, why string) {
+	d.text, d.dropped = "", true
+	s.logf("%s: %s; the file on disk stands for it", d.path, why)
 }
 
 func (s *server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
@@ -425,29 +434,51 @@ func (s *server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	if d == nil {
 		return nil
 	}
-	text := d.text
-	for _, c := range p.ContentChanges {
+	// The changes apply to a copy, so that a change refused half-way
+	// leaves the buffer as it was; ed is nil once the text is gone
+	// (dropped before, or by a change here), until a whole text comes.
+	var ed *editor
+	if !d.dropped {
+		ed = newEditor(d.text)
+	}
+	why, work := "", 0
+	for i, c := range p.ContentChanges {
 		switch c := c.(type) {
 		case protocol.TextDocumentContentChangeEventWhole:
-			text, d.dropped = c.Text, false
+			if ed != nil {
+				work += ed.work
+			}
+			ed = nil
+			if len(c.Text) <= s.opts.MaxBuffer {
+				ed = newEditor(c.Text)
+			} else {
+				why = fmt.Sprintf("a buffer of %d bytes is over the limit of %d", len(c.Text), s.opts.MaxBuffer)
+			}
 		case protocol.TextDocumentContentChangeEvent:
-			if d.dropped {
+			if ed == nil {
 				continue // the text is gone: wait for a whole one
 			}
-			tx := newText(text)
-			start, end := tx.offsetAt(c.Range.Start), tx.offsetAt(c.Range.End)
+			if work+ed.work > s.opts.MaxChangeWork {
+				why = fmt.Sprintf("the %d changes of one didChange go through more than %d bytes of text (at change %d)", len(p.ContentChanges), s.opts.MaxChangeWork, i+1)
+				ed = nil
+				continue
+			}
+			start, end := ed.offset(c.Range.Start), ed.offset(c.Range.End)
 			if end < start {
 				return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "a change whose range ends before it starts"}
 			}
-			if len(text)-(end-start)+len(c.Text) > s.opts.MaxBuffer {
-				s.setText(d, strings.Repeat(" ", s.opts.MaxBuffer+1))
+			if size := len(ed.b) - (end - start) + len(c.Text); size > s.opts.MaxBuffer {
+				why = fmt.Sprintf("a buffer of %d bytes is over the limit of %d", size, s.opts.MaxBuffer)
+				ed = nil
 				continue
 			}
-			text = text[:start] + c.Text + text[end:]
+			ed.replace(start, end, c.Text)
 		}
 	}
-	if !d.dropped {
-		s.setText(d, text)
+	if ed != nil {
+		s.setText(d, string(ed.b))
+	} else if why != "" {
+		s.drop(d, why)
 	}
 	d.version = p.TextDocument.Version
 	s.ws.change(d.root, path)
