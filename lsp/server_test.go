@@ -564,3 +564,34 @@ func TestChangesAreDebounced(t *testing.T) {
 		t.Fatalf("five changes must publish once, for version 6 (five `bogus` keys, four duplicates): %+v", pubs)
 	}
 }
+
+// TestDiagnosticsUnderTheClientsURI: a document opened under a URI spelt
+// otherwise than the server spells its path (`…/demo/../demo/review.yaml`)
+// had its diagnostics published under the server's spelling, which the
+// client matches to no document it shows. They go to the URI the client
+// opened it by, and when it is closed that URI is cleared.
+func TestDiagnosticsUnderTheClientsURI(t *testing.T) {
+	root := copyTree(t, "testdata/tree")
+	wfPath := filepath.Join(root, "workflows", "demo", "review.yaml")
+	uri := pathURI(filepath.Join(root, "workflows", "demo")) + "/../demo/review.yaml"
+	data, err := os.ReadFile(wfPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, Options{Debounce: -1})
+	c.initialize(root)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "yaml", "version": 1, "text": string(data)}})
+	broken := strings.Replace(string(data), "\n  review:\n", "\n  reveiw:\n", 1)
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []map[string]any{{"text": broken}}})
+	if got := c.diagnostics(uri, func(ds []wireDiagnostic) bool { return len(ds) > 0 }); len(got) == 0 {
+		t.Fatal("no diagnostics under the client's URI")
+	}
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	c.diagnostics(uri, func(ds []wireDiagnostic) bool { return len(ds) == 0 })
+	if err := c.exit(true); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -48,7 +48,7 @@ type workspace struct {
 	trees     map[string]*treeState
 	singles   map[string]single
 	pending   map[string]map[string]bool // root ("" for lone documents) → changed files
-	published map[string]string          // uri → the diagnostics last sent, as JSON
+	published map[string]sent            // file path → what was last sent for it
 	snippets  bool
 	refusedAt map[string]bool // roots already refused for MaxTrees, logged once
 	// loading holds the roots whose first load is in flight: a file that
@@ -65,7 +65,7 @@ func newWorkspace(opts Options, log *logSink) *workspace {
 		trees:     map[string]*treeState{},
 		singles:   map[string]single{},
 		pending:   map[string]map[string]bool{},
-		published: map[string]string{},
+		published: map[string]sent{},
 		refusedAt: map[string]bool{},
 		loading:   map[string]bool{},
 	}
@@ -259,6 +259,24 @@ func (j job) run() (*treeState, map[string]*single) {
 	return &treeState{tree: t, diags: diags.Sorted()}, nil
 }
 
+// sent is what was last published for a file: the URI it went to and
+// the diagnostics, as JSON.
+type sent struct {
+	uri, data string
+}
+
+// uriOf returns the URI a file's diagnostics are published under: the one
+// the client opened it by, when it is open (a client matches diagnostics
+// to its documents by URI, and its spelling may differ from this server's:
+// `…/demo/../demo/review.yaml`, other percent-encodings), else the file's
+// own.
+func (w *workspace) uriOf(path string) string {
+	if d := w.docs[path]; d != nil && d.uri != "" {
+		return d.uri
+	}
+	return pathURI(path)
+}
+
 // publication is one publishDiagnostics notification to send.
 type publication struct {
 	params protocol.PublishDiagnosticsParams
@@ -291,8 +309,8 @@ func (w *workspace) install(j job, ts *treeState, singles map[string]*single) []
 		for p := range byFile {
 			files = append(files, p)
 		}
-		for uri := range w.published {
-			if p, ok := uriPath(uri); ok && w.rootOfKnown(p) == j.root {
+		for p := range w.published {
+			if w.rootOfKnown(p) == j.root {
 				files = append(files, p)
 			}
 		}
@@ -305,15 +323,23 @@ func (w *workspace) install(j job, ts *treeState, singles map[string]*single) []
 		if list == nil {
 			list = []protocol.Diagnostic{}
 		}
-		uri := pathURI(p)
+		uri := w.uriOf(p)
 		data, _ := json.Marshal(list)
-		if prev, ok := w.published[uri]; (ok && prev == string(data)) || (!ok && len(list) == 0) {
+		prev, ok := w.published[p]
+		if ok && prev.uri != uri {
+			// Opened or closed under another spelling of its URI: what
+			// the old one shows is cleared, and the file starts afresh.
+			out = append(out, publication{protocol.PublishDiagnosticsParams{URI: prev.uri, Diagnostics: []protocol.Diagnostic{}}})
+			delete(w.published, p)
+			ok = false
+		}
+		if (ok && prev.data == string(data)) || (!ok && len(list) == 0) {
 			continue
 		}
 		if len(list) == 0 {
-			delete(w.published, uri)
+			delete(w.published, p)
 		} else {
-			w.published[uri] = string(data)
+			w.published[p] = sent{uri: uri, data: string(data)}
 		}
 		params := protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: list}
 		if v, ok := j.versions[p]; ok && v >= 0 {
