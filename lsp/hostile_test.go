@@ -388,6 +388,22 @@ func TestChangesAreBounded(t *testing.T) {
 	if got, dropped := buffer(); got != text || dropped {
 		t.Errorf("the whole text does not bring the buffer back: dropped %v", dropped)
 	}
+
+	// A change whose range ends before it starts was refused, and the
+	// buffer kept as it was before the notification: one edit behind the
+	// client's, which had applied the others, so every later change landed
+	// on text the client no longer has. The buffer is let go instead.
+	change(8, []map[string]any{edit(0, 0, 0, 0, "# kept by the client\n"), edit(2, 0, 1, 0, "")})
+	if _, dropped := buffer(); !dropped {
+		t.Error("a change with a reversed range left the buffer in place, out of step with the client's")
+	}
+	if !strings.Contains(log.String(), "change 2 of a didChange has a range that ends before it starts") {
+		t.Errorf("the dropped buffer is not logged:\n%s", log)
+	}
+	change(9, []map[string]any{{"text": text}})
+	if got, dropped := buffer(); got != text || dropped {
+		t.Errorf("the whole text does not bring the buffer back after a reversed range: dropped %v", dropped)
+	}
 	if err := c.exit(true); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/tree"
 	"github.com/aepflow/aepflow/yamldoc"
-	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -491,7 +490,12 @@ func (s *server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 			}
 			start, end := ed.offset(c.Range.Start), ed.offset(c.Range.End)
 			if end < start {
-				return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "a change whose range ends before it starts"}
+				// Refused, the change would leave this buffer one edit
+				// behind the client's, and every later change would land
+				// on text the client no longer has: the buffer is let go.
+				why = fmt.Sprintf("change %d of a didChange has a range that ends before it starts", i+1)
+				ed = nil
+				continue
 			}
 			if size := len(ed.b) - (end - start) + len(c.Text); size > s.opts.MaxBuffer {
 				why = fmt.Sprintf("a buffer of %d bytes is over the limit of %d", size, s.opts.MaxBuffer)
