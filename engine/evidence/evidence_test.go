@@ -76,6 +76,10 @@ func TestDocumentRefusals(t *testing.T) {
 		{"- {kind: diff, observed_at: 2025-01-02, producer: {producer: agent, id: a}}", "lies in the future [evidence_in_future]"},
 		{"- {kind: telepathy, observed_at: 2024-01-01, producer: {producer: agent, id: a}}", "unknown evidence kind `telepathy`"},
 		{"- {kind: diff, observed_at: 2024-01-01, producer: {producer: robot, id: a}}", "`producer` must be one of"},
+		// A producer with an empty name is refused at the name: the
+		// record was dropped without a word, and the document read.
+		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: 5, producer: {producer: verifier, verifier: ''}}", "e.yaml:1:113: `verifier` must name who produced the record, found an empty string [invalid_value]"},
+		{"- {kind: diff, observed_at: 2024-01-01, producer: {producer: agent, id: \"\"}}", "`id` must name who produced the record, found an empty string [invalid_value]"},
 		{"- {kind: diff, observed_at: 2024-01-01, colour: red, producer: {producer: agent, id: a}}", "unknown key `colour`"},
 		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: -1, producer: {producer: agent, id: a}}", "`failed` must be a non-negative integer, found -1 [invalid_value]"},
 		{"- {kind: test_result, observed_at: 2024-01-01, suite: unit, failed: 2.5, producer: {producer: agent, id: a}}", "`failed` must be a non-negative integer, found 2.5 [invalid_value]"},

@@ -222,8 +222,16 @@ func readProducer(r *yamldoc.Reader, n *yaml.Node, path string) (Producer, bool)
 		r.Invalid(cn, yamldoc.Key(path, "producer"), "`producer` must be one of %s, found %q", strings.Join(producerOrder, ", "), class)
 		return Producer{}, false
 	}
-	name, ok := r.String(m.Require(key), yamldoc.Key(path, key))
-	if !ok || name == "" {
+	nn := m.Require(key)
+	name, ok := r.String(nn, yamldoc.Key(path, key))
+	if !ok {
+		return Producer{}, false
+	}
+	if name == "" {
+		// Refused at the value: returned without a diagnostic, the
+		// record was left out of its document in silence, and a failing
+		// run given no name let the passing one before it stand.
+		r.Invalid(nn, yamldoc.Key(path, key), "`%s` must name who produced the record, found an empty string", key)
 		return Producer{}, false
 	}
 	return Producer{Class: class, Name: name}, true
