@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/aepflow/aepflow/diag"
 )
 
 // Report is what `aepflow evaluate` prints: an evaluation with the names
@@ -26,48 +28,60 @@ func NewReport(e *Execution) (*Report, error) {
 }
 
 // WriteText prints the report for people: the state and what is owed in
-// it, each move out with its guard and unmet lines, then completion.
+// it, each move out with its guard and unmet lines, then completion. Each
+// line is escaped as it is ended (diag.EscapeText): a detail quotes what
+// evidence and snapshots hold (a deployment's status, a record's id), and
+// a line break or a terminal escape there would forge a line
+// (`completion: complete`) or rewrite what the terminal shows.
 func (r *Report) WriteText(w io.Writer) error {
 	ev := r.Evaluation
 	var b strings.Builder
-	fmt.Fprintf(&b, "task %s, workflow %s, %d evidence record(s)\n", r.Task, r.Workflow, r.Evidence)
+	line := func(format string, args ...any) {
+		b.WriteString(diag.EscapeText(fmt.Sprintf(format, args...)))
+		b.WriteByte('\n')
+	}
+	line("task %s, workflow %s, %d evidence record(s)", r.Task, r.Workflow, r.Evidence)
 	term := ""
 	if ev.Terminal {
 		term = " (terminal)"
 	}
-	fmt.Fprintf(&b, "state %s%s\n", ev.State, term)
-	b.WriteString("\nowed in " + ev.State + ":\n")
-	writeItems(&b, ev.InState)
+	line("state %s%s", ev.State, term)
+	line("")
+	line("owed in %s:", ev.State)
+	writeItems(line, ev.InState)
 	if len(ev.Moves) == 0 {
-		b.WriteString("\nno transition leaves " + ev.State + "\n")
+		line("")
+		line("no transition leaves %s", ev.State)
 	}
 	for _, m := range ev.Moves {
 		verdict := "blocked"
 		if m.Permitted {
 			verdict = "permitted"
 		}
-		fmt.Fprintf(&b, "\n%s -> %s: %s\n", m.From, m.To, verdict)
-		fmt.Fprintf(&b, "  guard: %s (%s)\n", m.Guard.Expression, m.Guard.Truth)
+		line("")
+		line("%s -> %s: %s", m.From, m.To, verdict)
+		line("  guard: %s (%s)", m.Guard.Expression, m.Guard.Truth)
 		for _, l := range m.Unmet() {
-			b.WriteString("  " + l + "\n")
+			line("  %s", l)
 		}
 	}
 	verdict := "not complete"
 	if ev.Complete {
 		verdict = "complete"
 	}
-	b.WriteString("\ncompletion: " + verdict + "\n")
-	writeItems(&b, ev.Completion)
+	line("")
+	line("completion: %s", verdict)
+	writeItems(line, ev.Completion)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeItems(b *strings.Builder, items []Item) {
+func writeItems(line func(string, ...any), items []Item) {
 	if len(items) == 0 {
-		b.WriteString("  (nothing)\n")
+		line("  (nothing)")
 	}
 	for _, it := range items {
-		b.WriteString("  " + it.Line() + "\n")
+		line("  %s", it.Line())
 	}
 }
 

@@ -231,7 +231,10 @@ func writeFacts(w io.Writer, facts predicate.MapFacts, format string) error {
 	}
 	var b strings.Builder
 	for _, p := range paths {
-		fmt.Fprintf(&b, "%s = %s\n", p, facts[p])
+		// A path or a text value an evidence record spells (a property
+		// name, a deployment's status) may hold a line break or a
+		// terminal escape: escaped, it cannot forge a line.
+		fmt.Fprintf(&b, "%s\n", diag.EscapeText(p+" = "+facts[p].String()))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
