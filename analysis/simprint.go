@@ -5,16 +5,26 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/aepflow/aepflow/diag"
 )
 
-// WriteRunText prints a simulated run as §10.5 shows it.
+// WriteRunText prints a simulated run as §10.5 shows it. Each line is
+// escaped as it is ended (diag.EscapeText): the facts a guard read and the
+// blocking lines quote what the scenario's records spell (a deployment's
+// status), where a line break would forge a line (`completed in …`) and a
+// terminal escape reach the terminal.
 func WriteRunText(w io.Writer, r *Run) error {
 	var b strings.Builder
+	line := func(format string, args ...any) {
+		b.WriteString(diag.EscapeText(fmt.Sprintf(format, args...)))
+		b.WriteByte('\n')
+	}
 	plan := "bare plan"
 	if r.Task != nil {
 		plan = "task `" + *r.Task + "` under profile `" + *r.Profile + "`"
 	}
-	fmt.Fprintf(&b, "simulate %s from `%s`: %d record(s), %s\n", r.Workflow, r.Initial, r.Records, plan)
+	line("simulate %s from `%s`: %d record(s), %s", r.Workflow, r.Initial, r.Records, plan)
 	width := 0
 	for _, st := range r.Steps {
 		if st.Kind == "move" {
@@ -27,28 +37,28 @@ func WriteRunText(w io.Writer, r *Run) error {
 			for i, rec := range st.Records {
 				kinds[i] = rec.Kind
 			}
-			fmt.Fprintf(&b, "  + %s (visit %d): %s\n", st.State, st.Visit, strings.Join(kinds, ", "))
+			line("  + %s (visit %d): %s", st.State, st.Visit, strings.Join(kinds, ", "))
 			continue
 		}
 		head := moveHead(st)
-		fmt.Fprintf(&b, "  %s%s  transitions[%d]  guard: %s  (%s)\n", head, strings.Repeat(" ", width-len(head)), st.Transition, st.Guard, observedText(st))
+		line("  %s%s  transitions[%d]  guard: %s  (%s)", head, strings.Repeat(" ", width-len(head)), st.Transition, st.Guard, observedText(st))
 	}
 	o := r.Outcome
 	switch o.Kind {
 	case OutcomeCompleted:
-		fmt.Fprintf(&b, "completed in `%s` after %d move(s)\n", o.State, o.Moves)
+		line("completed in `%s` after %d move(s)", o.State, o.Moves)
 	case OutcomeBlocked:
-		fmt.Fprintf(&b, "blocked in `%s` (visit %d) after %d move(s):\n", o.State, o.Visit, o.Moves)
+		line("blocked in `%s` (visit %d) after %d move(s):", o.State, o.Visit, o.Moves)
 		for _, l := range o.Reasons {
-			fmt.Fprintf(&b, "    %s\n", l)
+			line("    %s", l)
 		}
 	default:
 		f := o.Refused
 		if f.Walk > 0 {
-			fmt.Fprintf(&b, "visit budget exhausted: `%s -> %s` would be move %d, past the walk's bound of %d moves\n", f.From, f.To, o.Moves+1, f.Walk)
+			line("visit budget exhausted: `%s -> %s` would be move %d, past the walk's bound of %d moves", f.From, f.To, o.Moves+1, f.Walk)
 			break
 		}
-		fmt.Fprintf(&b, "visit budget exhausted: `%s -> %s` would enter `%s` a %s time (budget %d) after %d move(s)\n", f.From, f.To, f.To, ordinal(int(f.Budget)+1), f.Budget, o.Moves)
+		line("visit budget exhausted: `%s -> %s` would enter `%s` a %s time (budget %d) after %d move(s)", f.From, f.To, f.To, ordinal(int(f.Budget)+1), f.Budget, o.Moves)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
