@@ -87,6 +87,11 @@ func TestReadRunCases(t *testing.T) {
 		"case":     {`{"FORMAT":"aep.driver-state-current/1","generation":1,"manifest_sha256":"x"}`, "all required"},
 		"trailing": {`{"format":"aep.driver-state-current/1","generation":1,"manifest_sha256":"x"} {}`, "data after the JSON object"},
 		"array":    {`[1]`, "not a JSON object"},
+		// encoding/json's words ("cannot unmarshal number 1.0 into Go
+		// value of type uint64") were printed as they were.
+		"fraction":    {`{"format":"aep.driver-state-current/1","generation":1.0,"manifest_sha256":"x"}`, "field `generation` must be a whole number from 0 to 18446744073709551615, found the number 1.0"},
+		"text":        {`{"format":"aep.driver-state-current/1","generation":"1","manifest_sha256":"x"}`, "field `generation` must be a whole number from 0 to 18446744073709551615, found the string \"1\""},
+		"digest type": {`{"format":"aep.driver-state-current/1","generation":1,"manifest_sha256":7}`, "field `manifest_sha256` must be a string, found the number 7"},
 	}
 	for name, v := range variants {
 		d := filepath.Join(runs, "v"+name)

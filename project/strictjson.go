@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
 )
 
 // decodeObject decodes the JSON object data into fields, key by key, as
@@ -43,7 +45,7 @@ func decodeObject(data []byte, fields map[string]any) error {
 		}
 		seen[key] = true
 		if err := json.Unmarshal(raw, field); err != nil {
-			return fmt.Errorf("field `%s`: %v", key, err)
+			return fieldError(key, raw, err)
 		}
 	}
 	if _, err := dec.Token(); err != nil {
@@ -53,4 +55,33 @@ func decodeObject(data []byte, fields map[string]any) error {
 		return errors.New("data after the JSON object")
 	}
 	return nil
+}
+
+// fieldError words a field's value that does not decode: what the field
+// holds and what was found, as the project's other messages say it
+// ("must be a whole number …, found the number 1.0"), not encoding/json's
+// "cannot unmarshal number 1.0 into Go value of type uint64".
+func fieldError(key string, raw json.RawMessage, err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return fmt.Errorf("field `%s`: %v", key, err)
+	}
+	var want string
+	switch k := te.Type.Kind(); {
+	case k == reflect.String:
+		want = "a string"
+	case k == reflect.Bool:
+		want = "a boolean"
+	case k >= reflect.Uint && k <= reflect.Uint64:
+		want = fmt.Sprintf("a whole number from 0 to %d", uint64(math.MaxUint64)>>(64-te.Type.Bits()))
+	case k >= reflect.Int && k <= reflect.Int64:
+		want = "a whole number"
+	default:
+		return fmt.Errorf("field `%s`: %v", key, err)
+	}
+	found := te.Value
+	if len(raw) <= 40 {
+		found += " " + string(raw)
+	}
+	return fmt.Errorf("field `%s` must be %s, found the %s", key, want, found)
 }
