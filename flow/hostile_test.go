@@ -1,11 +1,16 @@
 package flow
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aepflow/aepflow/diag"
 )
 
 // TestReadFileRefusesSpecialFiles: a named pipe would block the reader
@@ -45,5 +50,58 @@ func TestDetectFormat(t *testing.T) {
 	raw, ds := ReadAs("<stdin>", DetectFormat([]byte(`{"id":"x"}`)), []byte(`{"id":"x"}`))
 	if raw == nil || raw.Format != "JSON" || len(ds) != 0 {
 		t.Errorf("ReadAs JSON: %v %v", raw, ds)
+	}
+}
+
+// TestReadJSONOneLineIsLinear: a document on one line (as a JSON encoder
+// writes it) read in time quadratic in its size: each position counted the
+// characters from the line's start, so 20,000 nodes took 37 s and the
+// 200,000 that fit in MaxSize about an hour. 40,000 nodes read in a
+// fraction of a second now.
+func TestReadJSONOneLineIsLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"id":"x","root":{"id":"root","nodes":[`)
+	const n = 40000
+	for i := range n {
+		if i > 0 {
+			fmt.Fprintf(&b, `,{"id":"n%d","needs":["n%d"],"run":{"prompt":"é"}}`, i, i-1)
+		} else {
+			b.WriteString(`{"id":"n0","run":{"prompt":"é"}}`)
+		}
+	}
+	b.WriteString(`]}}`)
+	done := make(chan diag.List, 1)
+	go func() {
+		_, ds := CheckBytes("one-line.json", []byte(b.String()), CheckOptions{FindingsOnly: true})
+		done <- ds
+	}()
+	select {
+	case ds := <-done:
+		if ds.HasErrors() {
+			t.Fatalf("refused: %v", ds)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("reading a one-line document of %d nodes (%d bytes) took more than 20 s", n, b.Len())
+	}
+}
+
+// TestJSONPositionsCounted: positions counted on from the previous one
+// are those counted from the line's start, forwards, backwards, across
+// lines and after multi-byte characters.
+func TestJSONPositionsCounted(t *testing.T) {
+	data := []byte("{\"é\": [\"ü\", 1],\n  \"k\":\t\"日本\", \"z\": null}\n")
+	r := newJSONReader("positions.json", data)
+	var offs []int // every character boundary, forwards, then some backwards
+	for off := range len(data) + 1 {
+		if off == len(data) || utf8.RuneStart(data[off]) {
+			offs = append(offs, off)
+		}
+	}
+	offs = append(offs, 29, 4, 32, 0, 26, 26, len(data))
+	for _, off := range offs {
+		got := r.pos(off)
+		if want := lfPos(data, off); got != want {
+			t.Errorf("pos(%d) = %v, want %v", off, got, want)
+		}
 	}
 }

@@ -436,10 +436,16 @@ type jsonReader struct {
 	data  []byte
 	dec   *json.Decoder
 	lines []int // byte offset of each line start
+	// last is the last position computed, at offset lastOff: the reader
+	// asks for positions in increasing order, so a column is counted
+	// from there rather than from its line's start, which on a document
+	// written on one line made reading it quadratic.
+	last    diag.Pos
+	lastOff int
 }
 
-func readJSON(file string, data []byte) (*Value, *diag.Diagnostic) {
-	r := &jsonReader{file: file, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+func newJSONReader(file string, data []byte) *jsonReader {
+	r := &jsonReader{file: file, data: data, dec: json.NewDecoder(bytes.NewReader(data)), last: diag.Pos{Line: 1, Column: 1}}
 	r.dec.UseNumber()
 	r.lines = append(r.lines, 0)
 	for i, c := range data {
@@ -447,6 +453,11 @@ func readJSON(file string, data []byte) (*Value, *diag.Diagnostic) {
 			r.lines = append(r.lines, i+1)
 		}
 	}
+	return r
+}
+
+func readJSON(file string, data []byte) (*Value, *diag.Diagnostic) {
+	r := newJSONReader(file, data)
 	v, d := r.value(0)
 	if d != nil {
 		return nil, d
@@ -458,7 +469,10 @@ func readJSON(file string, data []byte) (*Value, *diag.Diagnostic) {
 	return v, nil
 }
 
-// pos converts a byte offset to a 1-based line and code-point column.
+// pos converts a byte offset to a 1-based line and code-point column. The
+// column is counted from the last position asked for when off is on the
+// same line and not before it, else from the line's start, so that reading
+// a document costs time linear in its size, one line or many.
 func (r *jsonReader) pos(off int) diag.Pos {
 	if off > len(r.data) {
 		off = len(r.data)
@@ -472,7 +486,15 @@ func (r *jsonReader) pos(off int) diag.Pos {
 			hi = mid - 1
 		}
 	}
-	return diag.Pos{Line: lo + 1, Column: utf8.RuneCount(r.data[r.lines[lo]:off]) + 1}
+	from, col := r.lines[lo], 1
+	if r.last.Line == lo+1 && r.lastOff >= from && r.lastOff <= off {
+		from, col = r.lastOff, r.last.Column
+	}
+	p := diag.Pos{Line: lo + 1, Column: col + utf8.RuneCount(r.data[from:off])}
+	if off == len(r.data) || utf8.RuneStart(r.data[off]) {
+		r.last, r.lastOff = p, off // a character boundary: counting on from it adds up
+	}
+	return p
 }
 
 // nextStart is the offset of the next token: the decoder's offset past the
