@@ -26,6 +26,12 @@ type Reader struct {
 	missing map[string]bool     // paths of required keys found missing
 	budget  *suggest.Budget     // the did-you-mean work of the whole document
 	dotted  map[diag.Pos]string // the document's values under keys holding a dot (Document.dotted)
+
+	// span is the last column ValueSpan found, with its byte offset:
+	// decoders ask in document order, so the next is found by walking on
+	// from it, not from its line's start (which made a document written
+	// on one line quadratic to decode).
+	span struct{ line, col, off int }
 }
 
 // NewReader returns a Reader for doc's file reporting into diags.
@@ -389,14 +395,18 @@ func (r *Reader) ValueSpan(n *yaml.Node) (diag.Span, bool) {
 	if n.Line > len(r.lines) {
 		return diag.Span{}, false
 	}
-	off := r.lines[n.Line-1]
-	for c := 1; c < col; c++ {
+	off, c := r.lines[n.Line-1], 1
+	if r.span.line == n.Line && r.span.col <= col {
+		off, c = r.span.off, r.span.col
+	}
+	for ; c < col; c++ {
 		if off >= len(r.data) || r.data[off] == '\n' {
 			return diag.Span{}, false
 		}
 		_, size := utf8.DecodeRune(r.data[off:])
 		off += size
 	}
+	r.span.line, r.span.col, r.span.off = n.Line, col, off
 	if !bytes.HasPrefix(r.data[off:], []byte(n.Value)) || strings.ContainsAny(n.Value, "\r\n") {
 		return diag.Span{}, false
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
@@ -509,5 +510,58 @@ func TestBoundWalkCostsNoAllocation(t *testing.T) {
 	doc, _ := Parse("f.yaml", []byte("states:\n  a: {transitions: [{to: b, when: {all: [x, y]}}]}\n  b: {terminal: true}\n"))
 	if n := testing.AllocsPerRun(20, func() { boundAndClamp(doc.Root, MaxDepth, -1) }); n != 0 {
 		t.Errorf("walking a small document: %v allocations, want 0", n)
+	}
+}
+
+// TestValueSpanOneLine: ValueSpan walked each value's line from its start,
+// so a document written on one line (as a JSON encoder writes it) took
+// time quadratic in its size to decode: a workflow of 20,000 transitions
+// (1.3 MB) took 47 s to validate. It walks on from the previous span now;
+// the spans are those a fresh reader finds, in any order.
+func TestValueSpanOneLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"é":[`)
+	const n = 100000
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"from":"s%d","to":ü%d}`, i, i)
+	}
+	b.WriteString(`]}`)
+	doc, diags := Parse("one-line.json", []byte(b.String()))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var scalars []*yaml.Node
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode {
+			scalars = append(scalars, n)
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(doc.Root)
+	r := NewReader(doc, &diags)
+	done := make(chan bool, 1)
+	go func() {
+		for _, s := range scalars {
+			r.ValueSpan(s)
+		}
+		done <- true
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the spans of %d values on one line took more than 20 s", len(scalars))
+	}
+	for _, k := range []int{5, 2, 7, len(scalars) - 1, 3, 3, 0, 1, len(scalars) / 2} {
+		got, gotOK := r.ValueSpan(scalars[k])
+		want, wantOK := NewReader(doc, &diags).ValueSpan(scalars[k])
+		if got != want || gotOK != wantOK {
+			t.Errorf("ValueSpan(%q) = %v %t, a fresh reader finds %v %t", scalars[k].Value, got, gotOK, want, wantOK)
+		}
 	}
 }
