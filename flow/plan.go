@@ -83,10 +83,14 @@ func planGroup(g *Node, path string, maxAttempts int, ds *diag.List) *GroupPlan 
 // WriteText writes the plan in the harness's text shape (§4.2): the flow id,
 // then each group's path indented two spaces per depth (with
 // ` (repeat: max N)` when it has more than one attempt), its numbered
-// layers two spaces deeper, and its child groups sorted by id.
+// layers two spaces deeper, and its child groups sorted by id. The flow
+// id, the one text a valid document may fill with any character, is
+// escaped (diag.EscapeText) so that a line break in it cannot forge plan
+// lines, nor an escape sequence reach the terminal; node ids are made of
+// `[A-Za-z0-9_-]` already (the strict checks).
 func (p *Plan) WriteText(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString(p.Flow + "\n")
+	b.WriteString(diag.EscapeText(p.Flow) + "\n")
 	writeGroupText(&b, p.Root, 1)
 	_, err := io.WriteString(w, b.String())
 	return err

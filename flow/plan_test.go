@@ -91,3 +91,31 @@ func TestWriteRefusedJSON(t *testing.T) {
 		t.Errorf("got %s want %s", b.String(), want)
 	}
 }
+
+// TestPlanTextEscapesFlowID: the top-level id is any non-blank string, so
+// a line break in it printed plan lines of its own (`x` then `  root`
+// forged above the real plan) and an escape sequence reached the
+// terminal. It is escaped as every text line aepflow prints; the JSON
+// plan carries it as it is.
+func TestPlanTextEscapesFlowID(t *testing.T) {
+	src := "{\"id\":\"x\\n  root\\u001b[31m\\u202e\",\"root\":{\"id\":\"root\",\"nodes\":[{\"id\":\"a\",\"run\":{\"prompt\":\"p\"}}]}}"
+	d, ds := CheckBytes("esc.json", []byte(src), CheckOptions{})
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	p, _ := NewPlan(d, 0)
+	var b bytes.Buffer
+	if err := p.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "x\\x0a  root\\x1b[31m\\u202e\n  root\n    1. a\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	if err := p.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"flow":"x\n  root\u001b[31m`+"\u202e"+`"`) {
+		t.Errorf("the JSON plan changed the id: %s", b.String())
+	}
+}
