@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/diag"
 )
@@ -39,8 +40,18 @@ func TransitionHooks(command []string) *Hooks {
 	return &Hooks{Version: 1, Hooks: []Hook{{On: HookTransition, Command: command}}}
 }
 
-// WriteHooks writes h as indented JSON ending with "\n".
+// WriteHooks writes h as indented JSON ending with "\n". A string that is
+// not UTF-8 text (a path holding the byte 0xff, which Linux allows) is
+// refused: JSON cannot carry it, and encoding/json would write U+FFFD in
+// its place, so the harness would run the hook on another path.
 func WriteHooks(w io.Writer, h *Hooks) error {
+	for i, hk := range h.Hooks {
+		for _, s := range slices.Concat([]string{hk.On}, hk.Command, hk.Tools) {
+			if !utf8.ValidString(s) {
+				return fmt.Errorf("hooks[%d]: %q is not UTF-8 text, which a JSON hooks file cannot carry", i, s)
+			}
+		}
+	}
 	data, err := json.MarshalIndent(h, "", "  ")
 	if err != nil {
 		return err

@@ -45,3 +45,13 @@ func TestReadHooksRefusals(t *testing.T) {
 		t.Errorf("valid file refused: %v", ds)
 	}
 }
+
+// TestWriteHooksRefusesNonUTF8: JSON cannot carry a string that is not
+// UTF-8 text; encoding/json wrote U+FFFD in its place, naming another path.
+func TestWriteHooksRefusesNonUTF8(t *testing.T) {
+	var b bytes.Buffer
+	err := WriteHooks(&b, TransitionHooks([]string{"/bin/aepflow", "drive", "transition", "--project", "/p\xffq"}))
+	if err == nil || !strings.Contains(err.Error(), `"/p\xffq" is not UTF-8 text`) || b.Len() != 0 {
+		t.Errorf("err %v, wrote %q", err, b.String())
+	}
+}

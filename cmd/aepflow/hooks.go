@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aepflow/aepflow/flow"
 	"github.com/aepflow/aepflow/internal/fsio"
@@ -145,6 +146,9 @@ file could not be written, 2 usage error.`,
 				}
 				argv = append(argv, "--plugin-dir", abs)
 			}
+			if err := hookArgsText(argv); err != nil {
+				return exitWith(exitProblems, fmt.Errorf("not writing %s: %v", out, err))
+			}
 			if err := checkHookTask(task); err != nil {
 				return exitWith(exitProblems, fmt.Errorf("not writing %s: --task %s: %v", out, task, errText(err)))
 			}
@@ -155,7 +159,7 @@ file could not be written, 2 usage error.`,
 			noteInputs(cmd, reads...)
 			var b bytes.Buffer
 			if err := flow.WriteHooks(&b, flow.TransitionHooks(argv)); err != nil {
-				return exitWith(exitUndecided, err)
+				return exitWith(exitProblems, fmt.Errorf("not writing %s: %v", out, err))
 			}
 			noteHooksInputs(cmd, projectDir, task, stepMap)
 			if note != "" {
@@ -213,6 +217,25 @@ func checkHookTask(task string) error {
 		return nil
 	}
 	return err
+}
+
+// hookArgsText refuses an argument of the hook's command that is not UTF-8
+// text (a path holding the byte 0xff, which Linux allows): a JSON hooks
+// file cannot carry it, and it would be written with U+FFFD in its place,
+// so the hook would be run on a path that does not exist. The argument is
+// named by the flag before it (the program for the first).
+func hookArgsText(argv []string) error {
+	for i, a := range argv {
+		if utf8.ValidString(a) {
+			continue
+		}
+		what := "the program"
+		if i > 0 && strings.HasPrefix(argv[i-1], "--") {
+			what = argv[i-1]
+		}
+		return fmt.Errorf("%s %s is not UTF-8 text, which a JSON hooks file cannot carry: the hook would be run on another path", what, a)
+	}
+	return nil
 }
 
 // runIDReason is ParseRunID's refusal without its `run id "…": ` lead,
