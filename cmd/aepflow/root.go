@@ -243,6 +243,9 @@ func guardRun(runE func(*cobra.Command, []string) error) func(*cobra.Command, []
 			}
 		}()
 		if err = emptyFlags(cmd); err == nil {
+			err = emptyArgs(cmd, args)
+		}
+		if err == nil {
 			if err = checkStdinOnce(cmd, args); err == nil {
 				err = runE(cmd, args)
 			}
@@ -289,6 +292,23 @@ func emptyFlags(cmd *cobra.Command) error {
 		return exitWith(hookCannot, fmt.Errorf("drive transition: %v", err))
 	}
 	return exitWith(exitUsage, err)
+}
+
+// emptyArgs refuses, as emptyFlags does a flag, an empty file argument
+// (`validate ""`, `diff "" NEW`, the arguments named by argsReadStdin): it
+// is a variable left unset, and reading it gave an io_error that named no
+// file (`cannot read the file: no such file or directory`).
+func emptyArgs(cmd *cobra.Command, args []string) error {
+	names := strings.Fields(cmd.Annotations[stdinAnnotation])
+	if len(names) == 0 {
+		return nil
+	}
+	for i, a := range args {
+		if a == "" {
+			return usageError("%s must not be empty", names[min(i, len(names)-1)])
+		}
+	}
+	return nil
 }
 
 // groupRunE answers a group command (drive, trace) run with no verb or an
