@@ -105,3 +105,33 @@ func TestJSONPositionsCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestReadJSONRefusesLoneSurrogates: `\ud800` without its low half stands
+// for no character; encoding/json read U+FFFD in its place and the plan
+// exited 0, where serde_json, the harness's reader, refuses the document.
+// A pair, an escaped backslash before `ud800` and U+FFFD itself are text.
+func TestReadJSONRefusesLoneSurrogates(t *testing.T) {
+	doc := func(prompt string) string {
+		return `{"id":"x","root":{"id":"root","nodes":[{"id":"a","run":{"prompt":"` + prompt + `"}}]}}`
+	}
+	for _, c := range []struct{ src, esc string }{
+		{doc(`p\ud800`), `\ud800`},
+		{doc(`p\udc00q`), `\udc00`},
+		{doc(`p\ud83d\u0041`), `\ud83d`},
+		{doc(`é\ud800\ud800\udc00`), `\ud800`},
+		{`{"id":"x","root":{"id":"root","nodes":[{"id":"a","run":{"\udbff":"p"}}]}}`, `\udbff`},
+	} {
+		_, ds := CheckBytes("s.json", []byte(c.src), CheckOptions{})
+		at := strings.Index(c.src, c.esc)
+		want := lfPos([]byte(c.src), at)
+		if len(ds) != 1 || ds[0].Code != "flow_parse_error" || ds[0].Pos != want ||
+			!strings.Contains(ds[0].Message, "`"+c.esc+"` is half of a UTF-16 surrogate pair without its other half") {
+			t.Errorf("%s: %v, want one flow_parse_error at %v", c.src, ds, want)
+		}
+	}
+	for _, prompt := range []string{`ok \ud83d\ude00`, `\\ud800`, `\ufffd`, "\uFFFD", `\\\ud83d\ude00`} {
+		if _, ds := CheckBytes("ok.json", []byte(doc(prompt)), CheckOptions{}); ds.HasErrors() {
+			t.Errorf("%s refused: %v", prompt, ds)
+		}
+	}
+}

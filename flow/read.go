@@ -577,6 +577,9 @@ func (r *jsonReader) value(depth int) (*Value, *diag.Diagnostic) {
 		}
 		return nil, r.fail(start, "unexpected `%s`", t)
 	case string:
+		if d := r.surrogate(start, t); d != nil {
+			return nil, d
+		}
 		v.Kind, v.Text = StringValue, t
 	case bool:
 		v.Kind, v.Bool = BoolValue, t
@@ -603,6 +606,56 @@ func jsonNumber(lit string) (ValueKind, string) {
 	return IntValue, lit
 }
 
+// surrogate refuses the string token s, read from start, when its literal
+// escapes half of a UTF-16 surrogate pair without the other half
+// (`"\ud800"`): that stands for no character, encoding/json reads U+FFFD in
+// its place, and serde_json, the harness's reader, refuses the document.
+// Only a token holding U+FFFD can hold one, so the others are not scanned.
+func (r *jsonReader) surrogate(start int, s string) *diag.Diagnostic {
+	if !strings.ContainsRune(s, utf8.RuneError) {
+		return nil
+	}
+	lit := r.data[start:min(int(r.dec.InputOffset()), len(r.data))]
+	if at, ok := loneSurrogate(lit); ok {
+		return r.fail(start+at, "`%s` is half of a UTF-16 surrogate pair without its other half, which is no character", lit[at:at+6])
+	}
+	return nil
+}
+
+// loneSurrogate returns the offset in lit, a JSON string literal the
+// decoder accepted, of the first `\uXXXX` escape of a UTF-16 surrogate
+// that is not half of a pair (a high one followed by a low one).
+func loneSurrogate(lit []byte) (int, bool) {
+	hex := func(b []byte) int {
+		n, _ := strconv.ParseUint(string(b), 16, 16)
+		return int(n)
+	}
+	for i := 0; i < len(lit); i++ {
+		if lit[i] != '\\' {
+			continue
+		}
+		i++ // the escaped character: skipped unless it starts \uXXXX
+		if i+4 >= len(lit) || lit[i] != 'u' {
+			continue
+		}
+		switch u := hex(lit[i+1 : i+5]); {
+		case 0xdc00 <= u && u <= 0xdfff:
+			return i - 1, true
+		case 0xd800 <= u && u <= 0xdbff:
+			j := i + 5
+			if j+6 <= len(lit) && lit[j] == '\\' && lit[j+1] == 'u' {
+				if v := hex(lit[j+2 : j+6]); 0xdc00 <= v && v <= 0xdfff {
+					i = j + 5
+					continue
+				}
+			}
+			return i - 1, true
+		}
+		i += 4
+	}
+	return 0, false
+}
+
 func (r *jsonReader) object(v *Value, depth int) (*Value, *diag.Diagnostic) {
 	v.Kind = ObjectValue
 	seen := map[string]diag.Pos{}
@@ -615,6 +668,9 @@ func (r *jsonReader) object(v *Value, depth int) (*Value, *diag.Diagnostic) {
 		key, ok := tok.(string)
 		if !ok {
 			return nil, r.fail(kstart, "an object key must be a string")
+		}
+		if d := r.surrogate(kstart, key); d != nil {
+			return nil, d
 		}
 		kpos := r.pos(kstart)
 		if first, dup := seen[key]; dup {
