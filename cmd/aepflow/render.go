@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -276,7 +277,11 @@ func renderWithCompanion(dot []byte, format string, timeout time.Duration) ([]by
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout+companionGrace)
+	bound := timeout + companionGrace
+	if bound < timeout {
+		bound = math.MaxInt64 // the largest --timeout, plus the grace, wrapped below zero
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	c := exec.CommandContext(ctx, bin, "--format", format, "--timeout", timeout.String())
@@ -296,7 +301,7 @@ func renderWithCompanion(dot []byte, format string, timeout time.Duration) ([]by
 	err = c.Wait()
 	companions.remove(c.Process)
 	if ctx.Err() == context.DeadlineExceeded {
-		return nil, fmt.Errorf("%s did not finish within %v and was stopped; the graph is too costly to lay out: use --format dot or mermaid", bin, timeout+companionGrace)
+		return nil, fmt.Errorf("%s did not finish within %v and was stopped; the graph is too costly to lay out: use --format dot or mermaid", bin, bound)
 	}
 	if err != nil {
 		msg := strings.TrimSpace(stderr.String())

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -202,5 +203,23 @@ func TestRenderCompanionTimeBound(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("stdout %q", out.String())
+	}
+}
+
+// TestRenderLargestTimeout: the companion is given its --timeout and
+// killed a grace period after it; the largest duration plus the grace
+// wrapped below zero, so `--timeout 2562047h47m16s` failed at once with
+// "cannot start …: context deadline exceeded". The sum saturates now.
+func TestRenderLargestTimeout(t *testing.T) {
+	companion := filepath.Join(t.TempDir(), "fast-render")
+	if err := os.WriteFile(companion, []byte("#!/bin/sh\ncat >/dev/null\necho '<svg/>'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(renderCompanionEnv, companion)
+	root := renderTree(t)
+	var out, errb bytes.Buffer
+	code := run([]string{"render", "--id", "demo/pic", "--root", root, "--timeout", time.Duration(math.MaxInt64).String()}, nil, &out, &errb)
+	if code != exitOK || out.String() != "<svg/>\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
