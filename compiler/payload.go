@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/aepflow/aepflow/diag"
@@ -74,13 +75,24 @@ func (p *projector) warnControl(state string, run *flow.Run) {
 	texts = append(texts, run.Command...)
 	for _, t := range texts {
 		for _, r := range t {
-			if r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f {
-				p.warnings.Add(diag.Warningf(CodeControlCharacter,
-					"a text of state `%s` holds the control character %U, which YAML output cannot carry", state, r).
-					At(p.w.File, statePos(p.w, state)).WithPath(p.w.Location() + ".states." + state).
-					WithHint("remove it, or write the document with --format json"))
-				return
+			var why string
+			switch {
+			case r < 0x20 && r != '\n' && r != '\r' && r != '\t' || r == 0x7f:
+				why = fmt.Sprintf("the control character %U, which YAML output cannot carry", r)
+			case r == 0x85 || r == 0x2028 || r == 0x2029:
+				// q passes them through raw too, and the document reads
+				// back, but not as written: yaml.v3 and every reader
+				// derived from libyaml take them for line breaks inside a
+				// quoted scalar and fold them (`A\u0085B` reads `A B`),
+				// dropping the spaces after them.
+				why = fmt.Sprintf("the character %U, which a YAML reader takes for a line break and folds, so the harness would read another text", r)
+			default:
+				continue
 			}
+			p.warnings.Add(diag.Warningf(CodeControlCharacter, "a text of state `%s` holds %s", state, why).
+				At(p.w.File, statePos(p.w, state)).WithPath(p.w.Location() + ".states." + state).
+				WithHint("remove it, or write the document with --format json"))
+			return
 		}
 	}
 }

@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -249,6 +250,25 @@ func TestControlCharacterWarns(t *testing.T) {
 	}
 	if js, _, ds := Generate(w, Options{Map: m}, JSON); js == nil {
 		t.Fatalf("the JSON form can carry the character: %v", ds)
+	}
+}
+
+// TestLineBreakCharacterWarns: U+0085, U+2028 and U+2029 pass through q
+// raw and the YAML reads back, but not as written: a reader derived from
+// libyaml (yaml.v3 among them) takes them for line breaks and folds them,
+// so the flow's prompt said another thing than the map's, with no word.
+// The YAML is still written, byte for byte (projection.md §6.3), with the
+// warning; the JSON form carries them as they are.
+func TestLineBreakCharacterWarns(t *testing.T) {
+	w := loadWorkflow(t, filepath.Join("testdata", "project", "bare.yaml"))
+	for _, r := range []rune{0x85, 0x2028, 0x2029} {
+		m := loadMap(t, filepath.Join("testdata", "project", "bare.map.yaml"), w)
+		m.States["work"].Steps[2].Prompt = "A" + string(r) + "  B"
+		out, _, ds := Generate(w, Options{Map: m}, YAML)
+		if out == nil || ds.HasErrors() || len(ds) != 1 || ds[0].Code != CodeControlCharacter ||
+			!strings.Contains(ds[0].Message, fmt.Sprintf("holds the character %U, which a YAML reader takes for a line break", r)) {
+			t.Errorf("%U: output %t, %v", r, out != nil, ds)
+		}
 	}
 }
 
