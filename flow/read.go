@@ -442,6 +442,9 @@ type jsonReader struct {
 	// written on one line made reading it quadratic.
 	last    diag.Pos
 	lastOff int
+	// counted is the bytes pos has counted characters over, which its
+	// test holds to the document's size.
+	counted int
 }
 
 func newJSONReader(file string, data []byte) *jsonReader {
@@ -491,6 +494,7 @@ func (r *jsonReader) pos(off int) diag.Pos {
 		from, col = r.lastOff, r.last.Column
 	}
 	p := diag.Pos{Line: lo + 1, Column: col + utf8.RuneCount(r.data[from:off])}
+	r.counted += off - from
 	if off == len(r.data) || utf8.RuneStart(r.data[off]) {
 		r.last, r.lastOff = p, off // a character boundary: counting on from it adds up
 	}

@@ -32,6 +32,9 @@ type Reader struct {
 	// from it, not from its line's start (which made a document written
 	// on one line quadratic to decode).
 	span struct{ line, col, off int }
+	// stepped counts the characters ValueSpan walked over, which its
+	// test holds to the document's size.
+	stepped int
 }
 
 // NewReader returns a Reader for doc's file reporting into diags.
@@ -405,6 +408,7 @@ func (r *Reader) ValueSpan(n *yaml.Node) (diag.Span, bool) {
 		}
 		_, size := utf8.DecodeRune(r.data[off:])
 		off += size
+		r.stepped++
 	}
 	r.span.line, r.span.col, r.span.off = n.Line, col, off
 	if !bytes.HasPrefix(r.data[off:], []byte(n.Value)) || strings.ContainsAny(n.Value, "\r\n") {
