@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -146,11 +147,14 @@ func (v *onceValue) Set(s string) error {
 	return v.Value.Set(s)
 }
 
+// onceBoolValue is onceValue for a boolean flag, which takes no value. It
+// is a type of its own because pflag reads a value that has IsBoolFlag as
+// a boolean's wherever it looks: a count whose default is 0 had its
+// `(default 0)` printed in --help, as a boolean's "false" would not be.
+type onceBoolValue struct{ onceValue }
+
 // IsBoolFlag keeps a boolean flag one that takes no value.
-func (v *onceValue) IsBoolFlag() bool {
-	b, ok := v.Value.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
-}
+func (*onceBoolValue) IsBoolFlag() bool { return true }
 
 // onceFlags makes every single-valued flag cmd defines refuse a second
 // occurrence; repeatable flags (pflag.SliceValue: --transcript,
@@ -160,7 +164,15 @@ func onceFlags(cmd *cobra.Command) {
 		if _, repeatable := f.Value.(pflag.SliceValue); repeatable {
 			return
 		}
-		if _, done := f.Value.(*onceValue); !done {
+		switch v := f.Value.(type) {
+		case *onceValue, *onceBoolValue:
+		case interface{ IsBoolFlag() bool }:
+			if v.IsBoolFlag() {
+				f.Value = &onceBoolValue{onceValue{Value: f.Value, name: f.Name}}
+				return
+			}
+			f.Value = &onceValue{Value: f.Value, name: f.Name}
+		default:
 			f.Value = &onceValue{Value: f.Value, name: f.Name}
 		}
 	}
@@ -248,3 +260,25 @@ func fixedCompletion(values ...string) cobra.CompletionFunc {
 		return filterPrefix(values, prefix), cobra.ShellCompDirectiveNoFileComp
 	}
 }
+
+// countValue is a flag of a count that starts at one (`--max-attempts`):
+// a whole number from 1 to 4294967295, refused otherwise in the words of
+// every flag's invalid value (flagword.Describe's "count"). flow and plan
+// each checked theirs apart, in words of their own.
+type countValue uint32
+
+// String returns the count; 0 (never a value given) reads as unset.
+func (c *countValue) String() string { return strconv.FormatUint(uint64(*c), 10) }
+
+// Set reads a decimal count of at least one.
+func (c *countValue) Set(s string) error {
+	n, err := strconv.ParseUint(s, 10, 32)
+	if err != nil || n == 0 {
+		return errors.New("not a count")
+	}
+	*c = countValue(n)
+	return nil
+}
+
+// Type names the value for flagword.Describe.
+func (*countValue) Type() string { return "count" }

@@ -65,7 +65,8 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR`")
 	fl.StringVar(&f.workflowFile, "workflow", "", "project a single workflow `FILE` (- for stdin) instead of one from the tree")
 	fl.StringVar(&f.mapRef, "map", "", "step map: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`)")
-	fl.Uint32Var(&f.maxAttempts, "max-attempts", compiler.DefaultMaxAttempts, "attempts of every retreat group, `N` >= 1")
+	f.maxAttempts = compiler.DefaultMaxAttempts
+	fl.Var((*countValue)(&f.maxAttempts), "max-attempts", "attempts of every retreat group, `N` >= 1")
 	fl.StringVar(&f.out, "out", "", "write the document to `FILE` (atomically; - for stdout) instead of stdout")
 	fl.StringVar(&f.format, "format", "", "output `FORMAT`: yaml or json (default: the one --out's extension names, else yaml)")
 	fl.BoolVar(&f.check, "check", false, "compare with the --out file instead of writing; exit 1 with a diff when stale")
@@ -83,9 +84,6 @@ Exit codes: 0 written (or up to date), 1 refused or stale, 2 usage error.`,
 // would refuse to read (another extension, or none) or whose extension
 // contradicts --format is a usage error: nothing is written.
 func (f *flowFlags) validate() (compiler.Format, error) {
-	if f.maxAttempts == 0 {
-		return "", usageError("--max-attempts must be 1 or more: it is the number of attempts of each retreat group, the first included")
-	}
 	if f.id == "" && f.workflowFile == "" {
 		return "", usageError("--id is required (or --workflow FILE)")
 	}

@@ -19,7 +19,7 @@ var planFormats = []string{"text", "json"}
 func newPlanCmd() *cobra.Command {
 	var (
 		file, format string
-		maxAttempts  int
+		maxAttempts  uint32
 		asJSON       bool
 		governed     bool
 	)
@@ -56,14 +56,11 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 				format = "json"
 			}
 			asJSON = format == "json"
-			if cmd.Flags().Changed("max-attempts") && (maxAttempts < 1 || maxAttempts > maxRepeat) {
-				return usageError("--max-attempts must be in 1..%d, got %d", maxRepeat, maxAttempts)
-			}
-			doc, ds := checkFlowInput(cmd, file, flow.CheckOptions{MaxAttempts: maxAttempts, Governed: governed})
+			doc, ds := checkFlowInput(cmd, file, flow.CheckOptions{MaxAttempts: int(maxAttempts), Governed: governed})
 			var p *flow.Plan
 			if doc != nil {
 				var pds diag.List
-				p, pds = flow.NewPlan(doc, maxAttempts)
+				p, pds = flow.NewPlan(doc, int(maxAttempts))
 				ds.Extend(pds)
 			}
 			if err := writeText(cmd.ErrOrStderr(), ds, nil); err != nil {
@@ -89,7 +86,7 @@ Exit codes: 0 planned (warnings may be printed on stderr), 1 refused,
 		},
 	}
 	cmd.Flags().StringVar(&file, "flow", "", "flow document `FILE` to check (.yaml, .yml or .json; - reads standard input, JSON or YAML by its content)")
-	cmd.Flags().IntVar(&maxAttempts, "max-attempts", 0, "override every group's repeat bound, `N` ≥ 1")
+	cmd.Flags().Var((*countValue)(&maxAttempts), "max-attempts", "override every group's repeat bound, `N` ≥ 1")
 	cmd.Flags().StringVar(&format, "format", "text", "output `FORMAT`: text, or json (the plan or the refusal as one JSON line)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "the same as --format json")
 	_ = cmd.Flags().MarkHidden("json")

@@ -75,6 +75,8 @@ func Describe(typ string) string {
 		return "a whole number from 0 to 4294967295"
 	case "uint", "uint64":
 		return "a whole number from 0 to 18446744073709551615"
+	case "count":
+		return "a whole number from 1 to 4294967295"
 	case "duration":
 		return "a duration such as 30s or 2m"
 	}
