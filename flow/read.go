@@ -13,6 +13,7 @@ import (
 
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/internal/serdejson"
 	"github.com/aepflow/aepflow/internal/yamlerr"
 	"github.com/aepflow/aepflow/internal/yamltag"
 	"go.yaml.in/yaml/v3"
@@ -620,44 +621,10 @@ func (r *jsonReader) surrogate(start int, s string) *diag.Diagnostic {
 		return nil
 	}
 	lit := r.data[start:min(int(r.dec.InputOffset()), len(r.data))]
-	if at, ok := loneSurrogate(lit); ok {
+	if at, ok := serdejson.LoneSurrogate(lit); ok {
 		return r.fail(start+at, "`%s` is half of a UTF-16 surrogate pair without its other half, which is no character", lit[at:at+6])
 	}
 	return nil
-}
-
-// loneSurrogate returns the offset in lit, a JSON string literal the
-// decoder accepted, of the first `\uXXXX` escape of a UTF-16 surrogate
-// that is not half of a pair (a high one followed by a low one).
-func loneSurrogate(lit []byte) (int, bool) {
-	hex := func(b []byte) int {
-		n, _ := strconv.ParseUint(string(b), 16, 16)
-		return int(n)
-	}
-	for i := 0; i < len(lit); i++ {
-		if lit[i] != '\\' {
-			continue
-		}
-		i++ // the escaped character: skipped unless it starts \uXXXX
-		if i+4 >= len(lit) || lit[i] != 'u' {
-			continue
-		}
-		switch u := hex(lit[i+1 : i+5]); {
-		case 0xdc00 <= u && u <= 0xdfff:
-			return i - 1, true
-		case 0xd800 <= u && u <= 0xdbff:
-			j := i + 5
-			if j+6 <= len(lit) && lit[j] == '\\' && lit[j+1] == 'u' {
-				if v := hex(lit[j+2 : j+6]); 0xdc00 <= v && v <= 0xdfff {
-					i = j + 5
-					continue
-				}
-			}
-			return i - 1, true
-		}
-		i += 4
-	}
-	return 0, false
 }
 
 func (r *jsonReader) object(v *Value, depth int) (*Value, *diag.Diagnostic) {

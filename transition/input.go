@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/aepflow/aepflow/internal/serdejson"
 )
 
 // Input is the part of the loop's stdin document the hook reads
@@ -41,18 +44,22 @@ func ParseInput(data []byte) (Input, error) {
 	}
 	seen := map[string]bool{}
 	for dec.More() {
+		start := dec.InputOffset()
 		tok, err := dec.Token()
 		if err != nil {
 			return in, syntaxError(err)
 		}
 		key, _ := tok.(string)
+		if err := loneSurrogate(data, start, dec, key); err != nil {
+			return in, err
+		}
 		switch key {
 		case "hook", "path", "moment", "failed":
 			if seen[key] {
 				return in, fmt.Errorf("duplicate key %q", key)
 			}
 			seen[key] = true
-			if err := readField(dec, key, &in); err != nil {
+			if err := readField(data, dec, key, &in); err != nil {
 				return in, err
 			}
 		default:
@@ -73,8 +80,10 @@ func ParseInput(data []byte) (Input, error) {
 	return in, nil
 }
 
-// readField reads the value of a known key into in.
-func readField(dec *json.Decoder, key string, in *Input) error {
+// readField reads the value of a known key into in; data is the
+// document dec reads.
+func readField(data []byte, dec *json.Decoder, key string, in *Input) error {
+	start := dec.InputOffset()
 	tok, err := dec.Token()
 	if err != nil {
 		return syntaxError(err)
@@ -94,6 +103,9 @@ func readField(dec *json.Decoder, key string, in *Input) error {
 		}
 		return fmt.Errorf("key %q must be a string, found %s", key, shape(tok))
 	}
+	if err := loneSurrogate(data, start, dec, s); err != nil {
+		return err
+	}
 	switch key {
 	case "hook":
 		in.Hook = s
@@ -101,6 +113,25 @@ func readField(dec *json.Decoder, key string, in *Input) error {
 		in.Path = s
 	case "moment":
 		in.Moment = s
+	}
+	return nil
+}
+
+// loneSurrogate refuses the string s that dec has just read from
+// data[start:] when its literal escapes half of a UTF-16 surrogate pair
+// without the other half (`"\ud800"`): that stands for no character,
+// encoding/json reads U+FFFD in its place, and serde_json refuses a key or
+// a string field so escaped, so the reference cannot answer. Read as U+FFFD,
+// a path or a hook would name nothing and proceed. Values of other keys are
+// skipped unchecked, as serde_json skips them. Only a string holding U+FFFD
+// can hold such an escape, so the others are not scanned.
+func loneSurrogate(data []byte, start int64, dec *json.Decoder, s string) error {
+	if !strings.ContainsRune(s, utf8.RuneError) {
+		return nil
+	}
+	lit := data[start:min(dec.InputOffset(), int64(len(data)))]
+	if at, ok := serdejson.LoneSurrogate(lit); ok {
+		return fmt.Errorf("`%s` is half of a UTF-16 surrogate pair without its other half, which is no character", lit[at:at+6])
 	}
 	return nil
 }

@@ -34,6 +34,16 @@ func TestParseInput(t *testing.T) {
 		{in: `{"hook":"t"`, err: "ends early"},
 		{in: "{\"hook\":\"\xff\"}", err: "UTF-8"},
 		{in: `this is not JSON`, err: "invalid character"},
+		// A lone surrogate escape is no character: serde_json refuses a key
+		// or a string field holding one (encoding/json read U+FFFD, and a
+		// path or hook naming nothing proceeded); a pair, U+FFFD itself and
+		// a skipped value are read.
+		{in: `{"hook":"transition","path":"root.\ud800","moment":"leave"}`, err: "`\\ud800` is half of a UTF-16 surrogate pair"},
+		{in: `{"hook":"transition\udc00","path":"root","moment":"enter"}`, err: "`\\udc00` is half"},
+		{in: `{"hook":"transition","moment":"enter\ud83d\u0041"}`, err: "`\\ud83d` is half"},
+		{in: `{"hook":"transition","\ud800":1,"moment":"enter"}`, err: "`\\ud800` is half"},
+		{in: `{"hook":"h","path":"\ud83d\ude00\ufffd\\ud800"}`, want: Input{Hook: "h", Path: "\U0001F600\uFFFD\\ud800"}},
+		{in: `{"hook":"h","handoff":{"x":"\ud800"}}`, want: Input{Hook: "h"}},
 	}
 	for _, tt := range tests {
 		got, err := ParseInput([]byte(tt.in))
