@@ -99,7 +99,7 @@ Exit codes:
 			switch out.Kind {
 			case transition.Refuse:
 				if _, err := cmd.OutOrStdout().Write(out.Stdout()); err != nil {
-					return exitWith(hookCannot, err)
+					return exitWith(hookCannot, fmt.Errorf("drive transition: %w", stdoutFailed(err)))
 				}
 				return exitWith(hookRefuse, nil)
 			case transition.Cannot:

@@ -27,6 +27,7 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/internal/buildinfo"
 	"github.com/aepflow/aepflow/internal/flagword"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/internal/onceflag"
 	"github.com/aepflow/aepflow/transition"
 )
@@ -69,7 +70,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	switch out.Kind {
 	case transition.Refuse:
 		if _, err := stdout.Write(out.Stdout()); err != nil {
-			printLine(stderr, err.Error())
+			// In aepflow's words, never Go's ("write /dev/stdout: …").
+			printLine(stderr, "cannot write to standard output: "+(&fsio.Error{Err: err}).Reason())
 			return exitCannot
 		}
 	case transition.Cannot:
