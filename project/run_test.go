@@ -101,6 +101,24 @@ func TestReadRunCases(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", name, err, v.want)
 		}
 	}
+	// A field's value is quoted once: encoding/json's error already held a
+	// number that does not fit, which was then quoted again ("found the
+	// number -1 -1").
+	for state, want := range map[string]string{
+		`{"generation":1.0}`:                  "field `generation` must be a whole number from 0 to 18446744073709551615, found the number 1.0",
+		`{"generation":-1}`:                   "field `generation` must be a whole number from 0 to 18446744073709551615, found the number -1",
+		`{"generation":18446744073709551616}`: "found the number 18446744073709551616",
+		`{"generation":"1"}`:                  "found the string \"1\"",
+		`{"generation":true}`:                 "found the bool true",
+		`{"manifest_sha256":7}`:               "field `manifest_sha256` must be a string, found the number 7",
+	} {
+		d := filepath.Join(runs, "vonce")
+		projecttest.WriteGeneration(t, d, 1, snapshotBytes)
+		projecttest.WriteFile(t, filepath.Join(d, "state.json"), []byte(state))
+		if _, err := project.ReadRun(d, project.RunID{Task: "DRIVE-1", N: 1}); err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%s: %v, want an error ending %q", state, err, want)
+		}
+	}
 	// A manifest of another generation, with a correct digest.
 	d := filepath.Join(runs, "vmanifest")
 	projecttest.WriteGeneration(t, d, 1, snapshotBytes)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"strings"
 )
 
 // decodeObject decodes the JSON object data into fields, key by key, as
@@ -79,8 +80,10 @@ func fieldError(key string, raw json.RawMessage, err error) error {
 	default:
 		return fmt.Errorf("field `%s`: %v", key, err)
 	}
+	// encoding/json names the value's type ("string", "number"), and quotes
+	// a number that does not fit ("number -1") itself: quote it once.
 	found := te.Value
-	if len(raw) <= 40 {
+	if len(raw) <= 40 && !strings.Contains(found, " ") {
 		found += " " + string(raw)
 	}
 	return fmt.Errorf("field `%s` must be %s, found the %s", key, want, found)
