@@ -1,8 +1,10 @@
 package project_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -140,5 +142,58 @@ func TestProjectFileSpecial(t *testing.T) {
 	_, err := project.ReadProject(dir, ".engineering")
 	if err == nil || !strings.Contains(err.Error(), "it is a named pipe, not a regular file") {
 		t.Errorf("ReadProject = %v", err)
+	}
+}
+
+// TestRunRecordsBounded: state.json, the manifest and launch.json are a
+// few hundred bytes a driver writes; they are read under the document
+// bound (4 MiB), refused from their size, and decoding one allocates a
+// small multiple of its size. launch.json's `map` and `plugin_dirs` were
+// decoded into Go values from up to 64 MiB: 60 MB of `[{},{},…]` in `map`,
+// never used, cost the hook 1.8 GB of memory, and of `["","",…]` in
+// `plugin_dirs` 1.3 GB, enough to end it as a fatal error (exit 2 without
+// a reason) on a small machine.
+func TestRunRecordsBounded(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "DRIVE-1", "1")
+	projecttest.WriteGeneration(t, run, 1, snapshotBytes)
+	id, _ := project.ParseRunID("DRIVE-1/1")
+	list := func(key, elem string, size int) []byte {
+		n := (size - len(key) - 8) / (len(elem) + 1)
+		return []byte(`{"` + key + `":[` + strings.Repeat(elem+",", n) + elem + `]}`)
+	}
+	// Just under the bound: read. `map` is kept as written, never decoded:
+	// reading it allocates a small multiple of its size (the file, the
+	// decoder's buffer and one copy), where decoding `[{},{},…]` into Go
+	// values cost thirty times it. `plugin_dirs` is decoded, as the
+	// reference's list of strings, under the bound.
+	for _, key := range []string{"map", "plugin_dirs"} {
+		elem := `{}`
+		if key == "plugin_dirs" {
+			elem = `""`
+		}
+		data := list(key, elem, project.MaxRunRecord-64)
+		projecttest.WriteFile(t, filepath.Join(run, "launch.json"), data)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		r, err := project.ReadRun(run, id)
+		runtime.ReadMemStats(&after)
+		if err != nil || r.Launch == nil {
+			t.Fatalf("%s: a launch.json of %d bytes: %v", key, len(data), err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; key == "map" && alloc > 8*uint64(len(data)) {
+			t.Errorf("%s: reading a launch.json of %d bytes allocated %d bytes", key, len(data), alloc)
+		}
+	}
+	// Over the bound: refused from the size, naming the file.
+	for i, name := range []string{"launch.json", "state.json", filepath.Join("generations", "1", "manifest.json")} {
+		d := filepath.Join(dir, "DRIVE-1", fmt.Sprint(2+i))
+		projecttest.WriteGeneration(t, d, 1, snapshotBytes)
+		projecttest.WriteFile(t, filepath.Join(d, name), list("x", "0", project.MaxRunRecord+1))
+		_, err := project.ReadRun(d, id)
+		if err == nil || !strings.Contains(err.Error(), name+"`: it is larger than the limit of 4 MiB") {
+			t.Errorf("%s over the bound: %v", name, err)
+		}
 	}
 }

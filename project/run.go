@@ -3,6 +3,7 @@ package project
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/aepflow/aepflow/internal/fsio"
+	"github.com/aepflow/aepflow/yamldoc"
 )
 
 // Formats of the generation layout (engine.md §7.3).
@@ -62,8 +64,9 @@ type Launch struct {
 	Root string `json:"root"`
 	// PluginDirs are the run's plugin directories.
 	PluginDirs []string `json:"plugin_dirs"`
-	// Map is the driver's step map hint, kept as decoded.
-	Map any `json:"map"`
+	// Map is the driver's step map hint, kept as written (any JSON value):
+	// it is never resolved, so it is not decoded either.
+	Map json.RawMessage `json:"map"`
 }
 
 // RunError is a run directory that cannot be read: NoRun when it is not a
@@ -146,7 +149,7 @@ func (r *Run) readGeneration(state string) error {
 	r.Generation = *ptr.Generation
 	gen := filepath.Join(r.Dir, "generations", strconv.FormatUint(r.Generation, 10))
 	manifest := filepath.Join(gen, "manifest.json")
-	m, err := r.readChecked(manifest, *ptr.ManifestSHA256, "state.json `manifest_sha256`")
+	m, err := r.readChecked(manifest, MaxRunRecord, *ptr.ManifestSHA256, "state.json `manifest_sha256`")
 	if err != nil {
 		return err
 	}
@@ -169,16 +172,17 @@ func (r *Run) readGeneration(state string) error {
 		return r.fail("%s: generation %d does not match state.json's %d", manifest, *man.Generation, r.Generation)
 	}
 	r.SnapshotFile = filepath.Join(gen, "snapshot.json")
-	if r.Snapshot, err = r.readChecked(r.SnapshotFile, *man.SnapshotSHA256, "manifest `snapshot_sha256`"); err != nil {
+	if r.Snapshot, err = r.readChecked(r.SnapshotFile, MaxRunFile, *man.SnapshotSHA256, "manifest `snapshot_sha256`"); err != nil {
 		return err
 	}
-	r.Cursor, err = r.readChecked(filepath.Join(gen, "cursor.json"), *man.CursorSHA256, "manifest `cursor_sha256`")
+	r.Cursor, err = r.readChecked(filepath.Join(gen, "cursor.json"), MaxRunFile, *man.CursorSHA256, "manifest `cursor_sha256`")
 	return err
 }
 
-// readChecked reads file and checks its sha256 against want.
-func (r *Run) readChecked(file, want, what string) ([]byte, error) {
-	data, err := r.readRegular(file)
+// readChecked reads file, of at most limit bytes, and checks its sha256
+// against want.
+func (r *Run) readChecked(file string, limit int64, want, what string) ([]byte, error) {
+	data, err := r.readRegular(file, limit)
 	if err != nil {
 		return nil, r.fail("generation %d: %v", r.Generation, err)
 	}
@@ -194,8 +198,8 @@ func (r *Run) readChecked(file, want, what string) ([]byte, error) {
 func (r *Run) readLegacy() error {
 	r.Layout = LayoutLegacy
 	r.SnapshotFile = filepath.Join(r.Dir, "snapshot.json")
-	snap, serr := r.readRegular(r.SnapshotFile)
-	cur, cerr := r.readRegular(filepath.Join(r.Dir, "cursor.json"))
+	snap, serr := r.readRegular(r.SnapshotFile, MaxRunFile)
+	cur, cerr := r.readRegular(filepath.Join(r.Dir, "cursor.json"), MaxRunFile)
 	switch {
 	case serr == nil && cerr == nil:
 		r.Snapshot, r.Cursor = snap, cur
@@ -227,25 +231,32 @@ func (r *Run) readLaunch() error {
 	return nil
 }
 
-// MaxRunFile bounds every file read from a run directory, in bytes.
+// MaxRunFile bounds a run's snapshot and cursor, in bytes.
 const MaxRunFile = 64 << 20
+
+// MaxRunRecord bounds the run's small JSON records a driver writes
+// (state.json, a generation's manifest, launch.json), in bytes: the
+// document bound. They hold a few hundred bytes; decoded from up to
+// MaxRunFile, launch.json's `plugin_dirs` alone could cost the hook a
+// gigabyte of memory.
+const MaxRunRecord = yamldoc.MaxFileSize
 
 // readRegular reads a regular file of the run (following symlinks) through
 // fsio.ReadFile: a directory, a named pipe or a device is refused without
-// blocking, a file over MaxRunFile from its size, before it is read; a file
+// blocking, a file over limit from its size, before it is read; a file
 // that resolves outside the run directory is refused, naming the link.
-func (r *Run) readRegular(file string) ([]byte, error) {
+func (r *Run) readRegular(file string, limit int64) ([]byte, error) {
 	if _, err := contained(file, r.Dir, r.real, "the run directory "+r.Dir); err != nil {
 		return nil, err
 	}
 	r.Files = append(r.Files, file)
-	return fsio.ReadFile(file, MaxRunFile)
+	return fsio.ReadFile(file, limit)
 }
 
-// readJSON decodes a small JSON object file of the run into fields
-// (decodeObject: keys exact, none twice).
+// readJSON decodes a small JSON object file of the run, of at most
+// MaxRunRecord bytes, into fields (decodeObject: keys exact, none twice).
 func (r *Run) readJSON(file string, fields map[string]any) error {
-	data, err := r.readRegular(file)
+	data, err := r.readRegular(file, MaxRunRecord)
 	if err != nil {
 		return err
 	}

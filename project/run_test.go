@@ -156,7 +156,7 @@ func TestReadLaunch(t *testing.T) {
 		t.Fatalf("ReadRun = %+v, %v", r, err)
 	}
 	l := r.Launch
-	if l.TaskDocument != "t.yaml" || l.Root != "/abs/tree" || strings.Join(l.PluginDirs, ",") != "p1,p2" || l.Map != "no/such-map" {
+	if l.TaskDocument != "t.yaml" || l.Root != "/abs/tree" || strings.Join(l.PluginDirs, ",") != "p1,p2" || string(l.Map) != `"no/such-map"` {
 		t.Errorf("launch = %+v", l)
 	}
 	// A key in another case is not the field (encoding/json took it for
