@@ -33,19 +33,20 @@ Without NAME it lists the available names, one a line (--format json: a JSON
 array).
 
 Names: workflow, driver-steps (step maps), protocol, principle, profile,
-lifecycle, and flow once the flow format registers its schema.
+lifecycle, and flow (a b10x flow document, checked by "aepflow plan";
+flow-format.md §3.3).
 
 The schemas describe shape (keys, types, identifier patterns). Rules that
 relate several values — a workflow's dead ends, a step map's placeholders —
 are checked by "aepflow validate" only.
 
 Exit codes: 0 printed, 1 standard output could not be written, 2 unknown
-NAME or --format.`,
+NAME or --format, or more than one NAME.`,
 		Example: `  # list the schemas
   aepflow schema
 
   # save the step-map schema for yaml-language-server
-  aepflow schema driver-steps > .schemas/driver-steps.json
+  mkdir -p .schemas && aepflow schema driver-steps > .schemas/driver-steps.json
   # then, first line of a step map:
   # yaml-language-server: $schema=../.schemas/driver-steps.json`,
 		Args:              atMostOneName,
