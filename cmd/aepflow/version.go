@@ -30,7 +30,8 @@ version (a release tag, a pseudo-version, or "devel" for a build from a work
 tree), the VCS commit and its time when the build recorded them, and the Go
 version. ` + "`aepflow --version`" + ` prints the same line.
 
-Exit codes: 0 printed, 2 usage error.`,
+Exit codes: 0 printed, 1 standard output could not be written, 2 usage
+error.`,
 		Example: `  aepflow version
   aepflow --version
   aepflow version --format json`,
