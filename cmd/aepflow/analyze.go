@@ -71,7 +71,7 @@ failure.`,
 	fl.StringVar(&f.root, "root", ".", "document tree `DIR`")
 	fl.StringVar(&f.id, "id", "", "workflow reference `REF` (default: every workflow, or the one --map pins)")
 	fl.StringVar(&f.mapRef, "map", "", "step map to judge the moves under: a file (- for stdin), or the id of a map under the tree's drivers/ (`FILE|ID`)")
-	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or sarif (default: the one --out's extension names, else text)")
+	outFormatFlag(fl, &f.format, "text", "text, json or sarif")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` (atomically; - is stdout) instead of stdout")
 	completeRoot(cmd)
 	readsStdin(cmd, "map")

@@ -248,6 +248,16 @@ func formatFromOut(out, format string, set bool, formats []string, extensions ma
 	return byName, nil
 }
 
+// outFormatFlag defines --format on a command whose --out's extension
+// names the format when --format is not given (formatFromOut). The usage
+// states that default in words, and pflag is told the default is empty so
+// that it does not print a second one, `(default "text")`, which an
+// --out named .json contradicts.
+func outFormatFlag(fl *pflag.FlagSet, p *string, def, values string) {
+	fl.StringVar(p, "format", def, "output `FORMAT`: "+values+" (default: the one --out's extension names, else "+def+")")
+	fl.Lookup("format").DefValue = ""
+}
+
 // contradiction is the one wording of a --format that an --out's extension
 // contradicts.
 func contradiction(format, out, byName string) error {

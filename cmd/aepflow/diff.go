@@ -94,7 +94,7 @@ an unknown revision), so whether anything changed is undecided.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.against, "against", "", "compare the tree at --root with the same tree at git revision `REV`")
 	fl.StringVar(&f.root, "root", ".", "document tree root `DIR` (with --against)")
-	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json or markdown (default: the one --out's extension names, else text)")
+	outFormatFlag(fl, &f.format, "text", "text, json or markdown")
 	fl.StringVar(&f.out, "out", "", "write the report to `FILE` atomically (- is stdout)")
 	completeRoot(cmd)
 	argsReadStdin(cmd, "OLD", "NEW")

@@ -60,3 +60,36 @@ func TestFlagVocabulary(t *testing.T) {
 	}
 	walk(root)
 }
+
+// TestOutFormatDefault walks every command that takes both --out and
+// --format: where --out's extension names the format, its help says so
+// and shows no second default. analyze, diff and simulate printed
+// `(default: the one --out's extension names, else text) (default "text")`,
+// and render and trace evidence `(default "svg")` and `(default "yaml")`,
+// which an --out named .png or .json contradicts.
+func TestOutFormatDefault(t *testing.T) {
+	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
+	// instruct writes Markdown only: no extension chooses for it.
+	oneFormat := map[string]bool{"aepflow instruct": true}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		path := c.CommandPath()
+		format, out := c.LocalFlags().Lookup("format"), c.LocalFlags().Lookup("out")
+		if format == nil || out == nil || oneFormat[path] {
+			return
+		}
+		fs := pflag.NewFlagSet(path, pflag.ContinueOnError)
+		fs.AddFlag(format)
+		line := fs.FlagUsages()
+		if !strings.Contains(line, "(default: the one --out's extension names, else ") {
+			t.Errorf("%s --format does not say that --out's extension names the format:\n%s", path, line)
+		}
+		if strings.Contains(line, `(default "`) {
+			t.Errorf("%s --format shows a second default:\n%s", path, line)
+		}
+	}
+	walk(root)
+}

@@ -101,7 +101,7 @@ error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.id, "id", "", "workflow reference `REF`, such as adp/default or adp/default/2 (required)")
 	fl.StringVar(&f.root, "root", ".", "root `DIR` of the document tree")
-	fl.StringVar(&f.format, "format", "svg", "output `FORMAT`: svg, png, dot or mermaid")
+	outFormatFlag(fl, &f.format, "svg", "svg, png, dot or mermaid")
 	fl.StringVar(&f.out, "out", "", "write to `FILE` (atomically; - for stdout) and print its path")
 	fl.StringVar(&f.run, "run", "", "overlay run `TASK/N` of the project found from the working directory")
 	fl.StringVar(&f.state, "snapshot", "", "overlay the run in this engine snapshot `FILE` (- for stdin)")

@@ -74,7 +74,7 @@ failure, 4 the run blocked, 5 a visit budget was exhausted.`,
 	fl.StringArrayVar(&f.evidence, "evidence", nil, "evidence or scenario document `FILE` (- for stdin), repeatable, read in order (required)")
 	fl.StringVar(&f.task, "task", "", "task document `FILE` (- for stdin) to resolve instead of the bare plan")
 	fl.IntVar(&f.maxVisits, "max-visits", 0, "visit budget `N` of every state (at least 1)")
-	fl.StringVar(&f.format, "format", "text", "output `FORMAT`: text or json (default: the one --out's extension names, else text)")
+	outFormatFlag(fl, &f.format, "text", "text or json")
 	fl.StringVar(&f.out, "out", "", "write the run to `FILE` (atomically; - is stdout) instead of stdout")
 	completeRoot(cmd)
 	readsStdin(cmd, "evidence", "task", "map")

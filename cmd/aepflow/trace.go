@@ -239,7 +239,7 @@ on refused input, an unknown --advisory id or a bad or future --observed-at;
 	cmd.Flags().StringArrayVar(&advisory, "advisory", nil, "downgrade expectation `ID` to advisory for this run (repeatable)")
 	cmd.Flags().StringVar(&observedAt, "observed-at", "", "observation time: `DATE` (YYYY-MM-DD) or epoch milliseconds (default now)")
 	cmd.Flags().StringVar(&out, "out", "", "write the records to `FILE` instead of stdout (- is stdout)")
-	cmd.Flags().StringVar(&format, "format", "yaml", "output `FORMAT`: yaml, json or text (= yaml)")
+	outFormatFlag(cmd.Flags(), &format, "yaml", "yaml, json or text (= yaml)")
 	readsStdin(cmd, "spec", "transcript")
 	completeFormats(cmd, evidenceFormats...)
 	return cmd
