@@ -44,7 +44,7 @@ type diffFlags struct {
 func newDiffCmd() *cobra.Command {
 	var f diffFlags
 	cmd := &cobra.Command{
-		Use:   "diff OLD NEW | diff --against REV [--root DIR]",
+		Use:   "diff OLD NEW | diff --against REV [--root DIR] [--format text|json|markdown] [--out FILE]",
 		Short: "Compare workflow and step-map versions by meaning",
 		Long: `Diff compares two versions of a workflow, or of a step map, by what they mean
 rather than by their lines: comments, key order, YAML quoting and the other

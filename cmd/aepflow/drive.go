@@ -41,7 +41,7 @@ Exit codes: those of the subcommand.`,
 func newDriveTransitionCmd() *cobra.Command {
 	var opts transition.Options
 	cmd := &cobra.Command{
-		Use:   "transition",
+		Use:   "transition [--run TASK/N] [--project DIR] [--root DIR] [--task FILE] [--store DIR] [--map FILE|ID] [--plugin-dir DIR]...",
 		Short: "Answer the harness's transition hook from the AEP engine",
 		Long: `transition answers the b10x harness's transition hook: asked before a flow
 group runs (enter) and after it finished (leave), it says whether the

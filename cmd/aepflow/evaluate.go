@@ -33,7 +33,7 @@ type evaluateFlags struct {
 func newEvaluateCmd() *cobra.Command {
 	var f evaluateFlags
 	cmd := &cobra.Command{
-		Use:   "evaluate --task FILE [--root DIR] [--evidence FILE]... [--store DIR] [--state STATE | --snapshot FILE] [--format text|json]",
+		Use:   "evaluate --task FILE [--root DIR] [--evidence FILE]... [--store DIR] [--state STATE | --snapshot FILE] [--format text|json] [--facts]",
 		Short: "Show what a task owes in its state and what each move out still needs",
 		Long: `evaluate resolves a task against the document tree, positions an execution
 (the workflow's initial state, --state, or a run's --snapshot), appends the

@@ -93,3 +93,30 @@ func TestOutFormatDefault(t *testing.T) {
 	}
 	walk(root)
 }
+
+// TestUsageLineNamesFlags walks every command: its usage line names each
+// of its visible flags, as its page's synopsis does. flow's left out
+// --workflow, --max-attempts and --format, hooks' --via, render's
+// --timeout, evaluate's --facts, diff's --format and --out, schema's
+// --format, and drive transition's named none.
+func TestUsageLineNamesFlags(t *testing.T) {
+	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		if !c.Runnable() || c.HasSubCommands() || c.Hidden || c.Name() == "help" || c.Name() == "completion" || c.HasParent() && c.Parent().Name() == "completion" || strings.HasPrefix(c.Name(), "__") {
+			return
+		}
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Hidden || f.Name == "help" {
+				return
+			}
+			if !regexp.MustCompile(`--` + regexp.QuoteMeta(f.Name) + `\b`).MatchString(c.Use) {
+				t.Errorf("%s: the usage line %q does not name --%s", c.CommandPath(), c.Use, f.Name)
+			}
+		})
+	}
+	walk(root)
+}

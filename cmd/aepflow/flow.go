@@ -27,7 +27,7 @@ type flowFlags struct {
 func newFlowCmd() *cobra.Command {
 	var f flowFlags
 	cmd := &cobra.Command{
-		Use:   "flow --id REF [--root DIR] [--map FILE|ID] [--out FILE] [--check]",
+		Use:   "flow --id REF | --workflow FILE [--root DIR] [--map FILE|ID] [--max-attempts N] [--out FILE] [--format yaml|json] [--check]",
 		Short: "Project a workflow (and a step map) into a b10x flow document",
 		Long: `Project an AEP workflow, optionally with a step map, into the flow document that
 ` + "`b10x-harness workflow plan|run`" + ` executes: every non-terminal state becomes a group

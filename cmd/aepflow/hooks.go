@@ -40,8 +40,8 @@ func newHooksCmd() *cobra.Command {
 	var out, projectDir, root, task, store, stepMap, runID, via string
 	var pluginDirs []string
 	cmd := &cobra.Command{
-		Use:   "hooks --out FILE [--project DIR] [--root DIR] [--task FILE] [--store DIR] [--map FILE|ID] [--run TASK/N] [--plugin-dir DIR]...",
-		Short: "Write the b10x harness hooks file that wires `aepflow drive transition`",
+		Use:   "hooks --out FILE [--project DIR] [--root DIR] [--task FILE] [--store DIR] [--map FILE|ID] [--run TASK/N] [--plugin-dir DIR]... [--via PROGRAM]",
+		Short: "Write the b10x harness hooks file that wires the transition hook (aepflow-hook or `aepflow drive transition`)",
 		Long: `hooks writes the hooks file for ` + "`b10x-harness workflow run --hooks FILE`" + `: version 1
 and one transition hook whose command is the hook program, then --project and
 the drive-transition flags given. --via chooses the program: auto (the

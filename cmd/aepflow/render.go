@@ -47,7 +47,7 @@ type renderFlags struct {
 func newRenderCmd() *cobra.Command {
 	var f renderFlags
 	cmd := &cobra.Command{
-		Use:   "render --id REF [--root DIR] [--format svg|png|dot|mermaid] [--snapshot FILE | --run RUN-ID] [--clusters phases] [--out FILE] [--check]",
+		Use:   "render --id REF [--root DIR] [--format svg|png|dot|mermaid] [--snapshot FILE | --run RUN-ID] [--clusters phases] [--out FILE] [--check] [--timeout DURATION]",
 		Short: "Draw a workflow as SVG, PNG, Graphviz DOT or Mermaid, optionally with a run on it",
 		Long: `Render draws the workflow REF (` + "`adp/default`" + ` or pinned ` + "`adp/default/2`" + `) of the
 document tree at --root: states in layout order, the initial marker, terminal states

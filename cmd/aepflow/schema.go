@@ -25,8 +25,8 @@ var schemaFormats = []string{"text", "json"}
 func newSchemaCmd() *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
-		Use:   "schema [NAME]",
-		Short: "Print the JSON Schema of an AEP document kind",
+		Use:   "schema [NAME] [--format text|json]",
+		Short: "Print a JSON Schema aepflow embeds (AEP documents, flow documents)",
 		Long: `Schema prints one of the JSON Schemas (draft 2020-12) aepflow embeds, so that an
 editor checks documents against the same shapes "aepflow validate" enforces.
 Without NAME it lists the available names, one a line (--format json: a JSON
