@@ -79,8 +79,9 @@ names the format.
 
 Exit codes: 0 both sides read and compared, no change; 1 changes (the report
 is printed), a side refused (diagnostics on stderr, no report), or the report
-could not be written (an io_error, nothing on stdout); 2 usage error; 3 a side could not be read at all (an I/O error, git absent or failing,
-an unknown revision), so whether anything changed is undecided.`,
+could not be written (an io_error, nothing on stdout); 2 usage error; 3 a
+side could not be read at all (an I/O error, git absent or failing, an
+unknown revision), so whether anything changed is undecided.`,
 		Example: `  # two versions of one workflow
   aepflow diff old/review.yaml workflows/demo/review.yaml
 
