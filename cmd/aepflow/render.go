@@ -74,7 +74,7 @@ the workflow is unknown, the snapshot or run cannot be read or names undeclared
 states, rendering or writing failed, or --check found the file stale; 2 usage
 error.`,
 		Example: `  # Mermaid for a README, and a CI check that it is current
-  aepflow render --id adp/default --root tree --format mermaid --out docs/workflow.mmd
+  mkdir -p docs && aepflow render --id adp/default --root tree --format mermaid --out docs/workflow.mmd
   aepflow render --id adp/default --root tree --format mermaid --out docs/workflow.mmd --check
 
   # an SVG with one cluster per phase

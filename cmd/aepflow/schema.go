@@ -28,7 +28,8 @@ func newSchemaCmd() *cobra.Command {
 		Use:   "schema [NAME] [--format text|json]",
 		Short: "Print a JSON Schema aepflow embeds (AEP documents, flow documents)",
 		Long: `Schema prints one of the JSON Schemas (draft 2020-12) aepflow embeds, so that an
-editor checks documents against the same shapes "aepflow validate" enforces.
+editor checks documents against the same shapes "aepflow validate" (and, for a
+flow document, "aepflow plan") enforces.
 Without NAME it lists the available names, one a line (--format json: a JSON
 array).
 
@@ -37,8 +38,9 @@ lifecycle, and flow (a b10x flow document, checked by "aepflow plan";
 flow-format.md §3.3).
 
 The schemas describe shape (keys, types, identifier patterns). Rules that
-relate several values — a workflow's dead ends, a step map's placeholders —
-are checked by "aepflow validate" only.
+relate several values — a workflow's dead ends, a step map's placeholders, a
+flow's dependencies — are checked by "aepflow validate" (a flow's by "aepflow
+plan") only.
 
 Exit codes: 0 printed, 1 standard output could not be written, 2 unknown
 NAME or --format, or more than one NAME.`,
