@@ -11,6 +11,7 @@ import (
 	"github.com/aepflow/aepflow/diag"
 	"github.com/aepflow/aepflow/engine/artifact"
 	"github.com/aepflow/aepflow/engine/evidence"
+	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/yamldoc"
 )
@@ -160,13 +161,9 @@ func FuzzReadTask(f *testing.F) {
 	f.Add([]byte("id: [x]\nprotocol: {a: 1}\nunknown: 1\n"))
 	f.Add([]byte("id: T-1\nobjective: x\nconstraints: {facts: {a.b: 9007199254740993, c.d: 1e400, e.f: .nan, g.h: 0x10, i.j: {k: 1}}}\n"))
 	f.Add([]byte(""))
+	f.Add([]byte("\u00850")) // NEL is a line break to YAML: the 0 stands on line 2
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lines := 1
-		for _, c := range data {
-			if c == '\n' || c == '\r' {
-				lines++
-			}
-		}
+		lines := testkit.LineBound(data)
 		task, diags := ReadTask("task.yaml", data)
 		if (task == nil) != diags.HasErrors() {
 			t.Fatalf("task %v with errors %v: want a task exactly when there is no error", task, diags.HasErrors())

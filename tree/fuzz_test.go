@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 // FuzzLoadTreeFile decodes any bytes as each kind of tree document, alone
@@ -25,14 +27,10 @@ func FuzzLoadTreeFile(f *testing.F) {
 	for _, s := range []string{"- a\n- b\n", "hello\n", "# c\nnull\n", "---\n", "--- \n...\n", "!!binary aGk=\n", "\"\"\n"} {
 		f.Add([]byte(s), uint8(0))
 	}
+	f.Add([]byte("\u00850"), uint8(0)) // NEL is a line break to YAML: the 0 stands on line 2
 	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
 		kind := Kinds[int(k)%len(Kinds)]
-		lines := 1
-		for _, c := range data {
-			if c == '\n' || c == '\r' {
-				lines++
-			}
-		}
+		lines := testkit.LineBound(data)
 		for _, try := range []Kind{kind, ""} {
 			_, diags := LoadDocument("f.yaml", data, try)
 			for _, d := range diags {

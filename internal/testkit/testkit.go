@@ -216,3 +216,16 @@ func detailed(l diag.List, related bool) string {
 	}
 	return b.String()
 }
+
+// LineBound is an upper bound of the lines a YAML reader counts in data:
+// one, and one more for every line break YAML reads (CR and LF each, and
+// NEL, LS and PS, which yaml.v3 counts as line breaks too). A fuzz target
+// holds every diagnostic's line to it.
+func LineBound(data []byte) int {
+	s := string(data)
+	n := 1 + strings.Count(s, "\n") + strings.Count(s, "\r")
+	for _, brk := range []string{"\u0085", "\u2028", "\u2029"} {
+		n += strings.Count(s, brk)
+	}
+	return n
+}
