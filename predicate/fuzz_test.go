@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/aepflow/aepflow/internal/testkit"
 )
 
 // checkSimplified fails when p breaks a simplification rule of §5.2 or
@@ -160,15 +162,17 @@ func FuzzParse(f *testing.F) {
 	for _, s := range []string{"a: &x b\nc: *x", "[[[[[[x]]]]]]", "x: {eq: .nan}", "- !!str 3\n- !!binary aGk=", "? [a]\n: b", "--- a\n--- b"} {
 		f.Add(s)
 	}
+	f.Add("\u0085[x, {y: 1}]") // NEL is a line break to YAML
 	f.Fuzz(func(t *testing.T, src string) {
 		var doc yaml.Node
 		if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 			return
 		}
 		p, ds := Parse(&doc, "f.yaml", "when")
-		// An upper bound: YAML breaks lines at \n, \r and \r\n, and
-		// places an empty document's null on the line after its `---`.
-		lines := strings.Count(src, "\n") + strings.Count(src, "\r") + 2
+		// An upper bound: YAML breaks lines at \n, \r, \r\n, NEL, LS
+		// and PS, and places an empty document's null on the line after
+		// its `---`.
+		lines := testkit.LineBound([]byte(src)) + 1
 		for _, d := range ds {
 			if d.Code != CodeInvalid && d.Code != CodeTooDeep {
 				t.Fatalf("unexpected code %q", d.Code)

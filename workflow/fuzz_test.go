@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"bytes"
 	"os"
 	"slices"
 	"strings"
@@ -240,7 +239,7 @@ func size(lines []string) int {
 // column from 1.
 func checkPositions(t *testing.T, data []byte, diags diag.List) {
 	t.Helper()
-	lines := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) + 1
+	lines := testkit.LineBound(data)
 	for _, d := range diags {
 		if d.Code == "" || d.Message == "" {
 			t.Fatalf("diagnostic without code or message: %+v", d)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/testkit"
 	"github.com/aepflow/aepflow/predicate"
 	"github.com/aepflow/aepflow/yamldoc"
 )
@@ -71,14 +72,15 @@ func FuzzReadDocument(f *testing.F) {
 	f.Add([]byte("- {kind: test_result, observed_at: 2024-01-01, suite: unit, passed: 9007199254740993, failed: 1e400, skipped: 9223372036854775807, producer: {producer: agent, id: a}}"))
 	f.Add([]byte("- {kind: metric_observation, observed_at: 2024-01-01, metric: m, value: -.inf, producer: {producer: agent, id: a}}"))
 	f.Add([]byte("\"0\r\r")) // a syntax error on a CR-counted line
+	f.Add([]byte("\u00850")) // NEL is a line break to YAML: the 0 stands on line 2
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > maxFuzzInput {
 			return
 		}
 		recs, diags := ReadDocument("f.yaml", data, now)
-		// YAML breaks lines at LF, CR and CRLF.
-		text := bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
-		lines := bytes.Count(text, []byte("\n")) + 2
+		// YAML breaks lines at LF, CR, CRLF, NEL, LS and PS; one more
+		// for the line past a final break.
+		lines := testkit.LineBound(data) + 1
 		for _, d := range diags {
 			if d.Pos.Line > lines {
 				t.Errorf("position %v beyond %d lines: %v", d.Pos, lines, d)
