@@ -92,6 +92,17 @@ Exit codes:
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if helpAsked(cmd) {
+				// `--help=false` (or `-h=false`): cobra runs the verb, and
+				// its answer came out as given when it refused but as
+				// exit 1 with nothing said when it let the move through.
+				// Any help flag is a question, not a consultation, as
+				// aepflow-hook (Go's flag package) takes it: the help, exit 1.
+				if err := cmd.Help(); err != nil {
+					return exitWith(hookCannot, stdoutFailed(err))
+				}
+				return exitWith(hookCannot, nil)
+			}
 			if err := emptyPathFlags(cmd, &opts); err != nil {
 				return err
 			}
