@@ -3,7 +3,8 @@
 // `ls-tree` to list files, `cat-file --batch` to read them. It never checks
 // anything out and never writes the index or the working tree (every git
 // it runs has GIT_OPTIONAL_LOCKS=0, so not even a stat refresh of the index
-// happens).
+// happens), and never fetches: every transport is forbidden, so an object
+// the repository lacks is an error, not a connection.
 //
 // Every read is bounded before it is made: the listing by MaxListing bytes,
 // each file by the caller's limit, checked against the size git lists
@@ -312,12 +313,25 @@ func (r *Repo) output(ctx context.Context, limit int64, args ...string) ([]byte,
 	return out, err
 }
 
+// readOnlyEnv is added to the environment of every git run. Besides
+// keeping git off the index (GIT_OPTIONAL_LOCKS=0) and off the terminal,
+// it forbids every transport: an object the repository lacks (a partial
+// clone's blob, which `ls-tree -l` and `cat-file` would fetch from the
+// promisor remote) fails the read instead of running the transport the
+// repository configures (core.sshCommand, a remote helper). An empty
+// GIT_ALLOW_PROTOCOL allows no protocol, whatever the configuration says;
+// GIT_NO_LAZY_FETCH says the same to a git from 2.44 on.
+var readOnlyEnv = []string{
+	"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1", "GIT_PAGER=cat",
+	"GIT_ALLOW_PROTOCOL=", "GIT_NO_LAZY_FETCH=1",
+}
+
 // run runs git with args in the repository, stdin from in (nil: none), and
 // hands its standard output to consume. When consume fails, git is killed
 // and consume's error returned; when git fails, an *Error.
 func (r *Repo) run(ctx context.Context, in io.Reader, consume func(io.Reader) error, args ...string) error {
 	cmd := exec.CommandContext(ctx, r.git, append([]string{"-C", r.top}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1", "GIT_PAGER=cat")
+	cmd.Env = append(os.Environ(), readOnlyEnv...)
 	cmd.Stdin = in
 	cmd.WaitDelay = time.Second
 	stderr := &capped{max: maxStderr}

@@ -322,3 +322,44 @@ func FuzzParseListing(f *testing.F) {
 		}
 	})
 }
+
+// TestNoFetchFromAPromisorRemote reads a revision of a partial clone whose
+// blobs were never fetched. Git would fetch them from the promisor remote,
+// running the transport the repository configures (here core.sshCommand, a
+// program the user never asked aepflow to run): the read must fail instead,
+// and run nothing.
+func TestNoFetchFromAPromisorRemote(t *testing.T) {
+	src := newRepo(t, map[string]string{"workflows/a.yaml": "id: a\n"})
+	writeFiles(t, src, map[string]string{"workflows/a.yaml": "id: a2\n"})
+	git(t, src, "commit", "-q", "-am", "second")
+	git(t, src, "config", "uploadpack.allowFilter", "true")
+	dir := filepath.Join(t.TempDir(), "clone")
+	git(t, src, "clone", "-q", "--filter=blob:none", "file://"+src, dir)
+	ran := filepath.Join(t.TempDir(), "ran")
+	prog := filepath.Join(t.TempDir(), "ssh")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho ran >> '"+ran+"'\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "config", "remote.origin.url", "ssh://example.invalid/x")
+	git(t, dir, "config", "core.sshCommand", prog)
+
+	ctx := context.Background()
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oid, err := r.ResolveTree(ctx, "HEAD~1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := r.List(ctx, oid, "workflows")
+	if err == nil {
+		_, err = r.ReadBlobs(ctx, []string{entries[0].OID}, 100)
+	}
+	if err == nil {
+		t.Error("a blob the clone does not hold was read")
+	}
+	if _, statErr := os.Stat(ran); statErr == nil {
+		t.Errorf("reading the revision ran the repository's core.sshCommand (%v)", err)
+	}
+}
