@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -326,12 +327,36 @@ var readOnlyEnv = []string{
 	"GIT_ALLOW_PROTOCOL=", "GIT_NO_LAZY_FETCH=1",
 }
 
+// locatingVars are the variables with which git is told where the
+// repository, its work tree, index or objects are, instead of finding them
+// from its directory (git's own local_repo_env, less the configuration).
+// A git hook, or a shell driving another repository, leaves them set; the
+// repository read is always the one holding the opened directory.
+var locatingVars = []string{
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_GRAFT_FILE", "GIT_SHALLOW_FILE",
+	"GIT_PREFIX", "GIT_NAMESPACE",
+}
+
+// repositoryFree returns env without locatingVars (named in any case, as
+// Windows names them).
+func repositoryFree(env []string) []string {
+	kept := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.ContainsFunc(locatingVars, func(v string) bool { return strings.EqualFold(v, name) }) {
+			kept = append(kept, kv)
+		}
+	}
+	return kept
+}
+
 // run runs git with args in the repository, stdin from in (nil: none), and
 // hands its standard output to consume. When consume fails, git is killed
 // and consume's error returned; when git fails, an *Error.
 func (r *Repo) run(ctx context.Context, in io.Reader, consume func(io.Reader) error, args ...string) error {
 	cmd := exec.CommandContext(ctx, r.git, append([]string{"-C", r.top}, args...)...)
-	cmd.Env = append(os.Environ(), readOnlyEnv...)
+	cmd.Env = append(repositoryFree(os.Environ()), readOnlyEnv...)
 	cmd.Stdin = in
 	cmd.WaitDelay = time.Second
 	stderr := &capped{max: maxStderr}

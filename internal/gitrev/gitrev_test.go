@@ -363,3 +363,48 @@ func TestNoFetchFromAPromisorRemote(t *testing.T) {
 		t.Errorf("reading the revision ran the repository's core.sshCommand (%v)", err)
 	}
 }
+
+// TestTheRepositoryHoldingTheDirectory sets what a git hook, or a shell
+// that drives another repository, leaves in the environment: GIT_DIR,
+// GIT_WORK_TREE, GIT_INDEX_FILE naming another repository, or this one's
+// .git relatively. The repository read must still be the one holding the
+// opened directory, with the directory's own prefix: GIT_DIR without
+// GIT_WORK_TREE makes git take the current directory for the top, and the
+// tree at another path would be compared.
+func TestTheRepositoryHoldingTheDirectory(t *testing.T) {
+	other := newRepo(t, map[string]string{"workflows/o.yaml": "other\n"})
+	dir := newRepo(t, map[string]string{"tree/workflows/a.yaml": "id: a\n", "workflows/o.yaml": "top\n"})
+	for _, env := range [][2]string{
+		{"GIT_DIR", filepath.Join(dir, ".git")},
+		{"GIT_DIR", ".git"},
+		{"GIT_DIR", filepath.Join(other, ".git")},
+		{"GIT_WORK_TREE", other},
+		{"GIT_INDEX_FILE", filepath.Join(other, ".git", "index")},
+		{"GIT_OBJECT_DIRECTORY", filepath.Join(other, ".git", "objects")},
+		{"GIT_COMMON_DIR", filepath.Join(other, ".git")},
+	} {
+		t.Run(env[0]+"="+env[1], func(t *testing.T) {
+			t.Setenv(env[0], env[1])
+			ctx := context.Background()
+			r, err := Open(ctx, filepath.Join(dir, "tree"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Prefix() != "tree/" {
+				t.Errorf("prefix = %q, want tree/", r.Prefix())
+			}
+			oid, err := r.ResolveTree(ctx, "HEAD")
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries, err := r.List(ctx, oid, "workflows")
+			if err != nil || len(entries) != 1 || entries[0].Path != "workflows/a.yaml" {
+				t.Fatalf("entries %+v, %v", entries, err)
+			}
+			blobs, err := r.ReadBlobs(ctx, []string{entries[0].OID}, 100)
+			if err != nil || string(blobs[0]) != "id: a\n" {
+				t.Errorf("blob %q, %v", blobs, err)
+			}
+		})
+	}
+}
