@@ -117,7 +117,26 @@ func (r *Repo) ResolveTree(ctx context.Context, rev string) (string, error) {
 		}
 		return "", err
 	}
-	return strings.TrimSpace(string(out)), nil
+	oid := strings.TrimSpace(string(out))
+	if !isObjectID(oid) {
+		// --verify answers a negated revision (`^HEAD`) with `^<oid>`.
+		return "", fmt.Errorf("%q is not a revision: git resolves it to %q, not to one tree", rev, oid)
+	}
+	return oid, nil
+}
+
+// isObjectID reports whether s is a full object id: 40 (SHA-1) or 64
+// (SHA-256) lower-case hexadecimal digits.
+func isObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // refNames returns HEAD and the short names of the repository's branches

@@ -175,10 +175,14 @@ func TestRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rev := range []string{"", "--output=/tmp/x", "-h", "no-such-branch", "HEAD:missing"} {
+	for _, rev := range []string{"", "--output=/tmp/x", "-h", "no-such-branch", "HEAD:missing", "^HEAD", "HEAD..HEAD", "HEAD\nHEAD"} {
 		if _, err := r.ResolveTree(ctx, rev); err == nil {
 			t.Errorf("ResolveTree(%q) succeeded", rev)
 		}
+	}
+	// git's --verify answers `^HEAD` with `^<oid>`: not a tree to list.
+	if _, err := r.ResolveTree(ctx, "^HEAD"); err == nil || !strings.Contains(err.Error(), `"^HEAD" is not a revision`) {
+		t.Errorf("a negated revision: %v", err)
 	}
 	if _, err := r.ResolveTree(ctx, "no-such-branch"); err == nil || !strings.Contains(err.Error(), `no revision "no-such-branch"`) {
 		t.Errorf("unknown revision: %v", err)
