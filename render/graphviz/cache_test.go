@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +172,68 @@ func TestCacheInUserCacheDir(t *testing.T) {
 	}
 	if c := runChild(t, odd, tmp); c.dir != "" || !strings.Contains(c.why, "not a regular file") {
 		t.Errorf("a directory where an entry belongs: dir %q, why %q", c.dir, c.why)
+	}
+}
+
+// TestCacheRefusesWhatOthersCanWrite plants what another local user could:
+// a cache directory any user may write into, and an entry they own (with a
+// sidecar that matches it, which anyone can compute). The cache holds
+// native code, so either means no cache, never a load. A link to a
+// directory of the user's own is followed, and the cache is the real path.
+func TestCacheRefusesWhatOthersCanWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles Graphviz's WebAssembly module several times (seconds each)")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix owners and modes")
+	}
+	tmp := t.TempDir()
+
+	open := t.TempDir()
+	dir := filepath.Join(open, "aepflow", "graphviz")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if c := runChild(t, open, tmp); c.dir != "" || !strings.Contains(c.why, "writable by other users") {
+		t.Errorf("a cache directory anyone can write: dir %q, why %q", c.dir, c.why)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(open, "aepflow"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if c := runChild(t, open, tmp); c.dir != "" || !strings.Contains(c.why, "writable by other users") {
+		t.Errorf("a cache directory whose parent anyone can write: dir %q, why %q", c.dir, c.why)
+	}
+
+	real := t.TempDir()
+	linked := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(real, "graphviz"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(linked, "aepflow")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if c := runChild(t, linked, tmp); c.dir != filepath.Join(real, "graphviz") || c.why != "" {
+		t.Errorf("a link to the user's own directory: dir %q, why %q", c.dir, c.why)
+	}
+
+	// An entry another user owns (only root can make one to test with).
+	if os.Geteuid() != 0 {
+		t.Log("not root: an entry owned by another user is not tested")
+		return
+	}
+	path, _ := entry(t, linked)
+	for _, p := range []string{path, path + ".aepflow-ok"} {
+		if err := os.Chown(p, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := runChild(t, linked, tmp); c.dir != "" || !strings.Contains(c.why, "owned by another user") {
+		t.Errorf("an entry owned by another user: dir %q, why %q", c.dir, c.why)
 	}
 }

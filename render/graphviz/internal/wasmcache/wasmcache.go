@@ -94,6 +94,17 @@ func usableDir() (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
+	// The cache holds native code that wazero runs: a directory another
+	// user can write into, or could have made first, is no cache. The
+	// check is made on the path with its links resolved, and that path is
+	// the one go-graphviz is given, so a link swapped later changes
+	// nothing.
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
+		return "", err
+	}
+	if err := safePath(dir); err != nil {
+		return "", err
+	}
 	probe, err := os.CreateTemp(dir, ".probe-*")
 	if err != nil {
 		return "", err
@@ -109,10 +120,14 @@ func usableDir() (string, error) {
 // sidecar does not vouch for them. It fails when root holds anything that
 // is not wazero's, or an entry cannot be deleted.
 func checkEntries(root string) error {
-	versions, err := os.ReadDir(root)
-	if errors.Is(err, os.ErrNotExist) {
+	if info, err := os.Lstat(root); errors.Is(err, os.ErrNotExist) {
 		return nil
+	} else if err != nil {
+		return err
+	} else if err := ownedDir(root, info); err != nil {
+		return err
 	}
+	versions, err := os.ReadDir(root)
 	if err != nil {
 		return err
 	}
@@ -120,6 +135,11 @@ func checkEntries(root string) error {
 		vdir := filepath.Join(root, v.Name())
 		if !v.IsDir() || !strings.HasPrefix(v.Name(), "wazero-") {
 			return fmt.Errorf("%s is not a wazero cache directory", vdir)
+		}
+		if info, err := os.Lstat(vdir); err != nil {
+			return err
+		} else if err := ownedDir(vdir, info); err != nil {
+			return err
 		}
 		files, err := os.ReadDir(vdir)
 		if err != nil {
@@ -134,6 +154,8 @@ func checkEntries(root string) error {
 				// wazero never reads
 			case !f.Type().IsRegular():
 				return fmt.Errorf("%s is not a regular file", path)
+			case !ownedFile(path):
+				return fmt.Errorf("%s is owned by another user, or writable by one", path)
 			case vouched(path):
 				if info, err := os.Stat(path); err == nil {
 					state.vouched = append(state.vouched, info)
@@ -149,6 +171,30 @@ func checkEntries(root string) error {
 		}
 	}
 	return nil
+}
+
+// ownedDir checks that the directory at path (info from Lstat: a link is
+// no directory) is this user's and writable by no one else.
+func ownedDir(path string, info os.FileInfo) error {
+	if !info.IsDir() {
+		return fmt.Errorf("%s is not a directory", path)
+	}
+	shared, err := ownedSafely(path, info, false)
+	if err == nil && shared {
+		err = fmt.Errorf("%s is writable by other users (mode %v)", path, info.Mode().Perm())
+	}
+	return err
+}
+
+// ownedFile reports whether the file at path is this user's and writable
+// by no one else.
+func ownedFile(path string) bool {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	_, err = ownedSafely(path, info, false)
+	return err == nil
 }
 
 // vouched reports whether the sidecar of the entry at path matches it.
