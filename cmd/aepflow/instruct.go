@@ -72,9 +72,9 @@ error.`,
   # with the steps its map runs
   aepflow instruct --root examples/tree --id demo/review --map demo/review-steps
 
-  # every workflow into docs/instructions, then keep it honest in CI
-  aepflow instruct --root tree --out docs/instructions
-  aepflow instruct --root tree --out docs/instructions --check`,
+  # every workflow into a directory, then keep it honest in CI
+  aepflow instruct --root examples/tree --out examples/instructions
+  aepflow instruct --root examples/tree --out examples/instructions --check`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.validate(); err != nil {
