@@ -55,7 +55,8 @@ func TestCodesPage(t *testing.T) {
 	b.WriteString("# Diagnostic codes of `aepflow analyze` and `aepflow simulate`\n\n")
 	b.WriteString("Every code of [analyze.md](analyze.md) and [simulate.md](simulate.md) (normative: `../shared/spec/analysis.md` §5–§8).\n")
 	b.WriteString("Each section gives the severity, where the finding is positioned, a minimal tree and the exact output of\n")
-	b.WriteString("`aepflow analyze` in it. This page is generated from `analysis/testdata/cases/` and checked by\n")
+	b.WriteString("`aepflow analyze` in it; the last three, codes of `aepflow simulate`'s inputs, give the severity and\n")
+	b.WriteString("position only. This page is generated from `analysis/testdata/cases/` and checked by\n")
 	b.WriteString("`TestCodesPage` (`go test ./analysis -run TestCodesPage -update` rewrites it).\n")
 	for _, c := range codeDocs {
 		b.WriteString("\n## `" + c.code + "`\n\n" + c.text + "\n\nSeverity: " + c.severity + ". Position: " + c.where + ".\n")
