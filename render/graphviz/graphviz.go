@@ -24,7 +24,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"sync"
+	"time"
 
 	gv "github.com/goccy/go-graphviz"
 )
@@ -56,6 +59,10 @@ var ErrNoGraph = errors.New("parse DOT: the input holds no graph (it is empty, b
 // ErrFormat is wrapped by the error returned for a format outside Formats.
 var ErrFormat = errors.New("unsupported format")
 
+// ErrFileNamed is wrapped by the error returned for DOT that makes
+// Graphviz open a file: an image, a shape file, an HTML <IMG>.
+var ErrFileNamed = errors.New("the DOT names a file to read")
+
 // engine is the Graphviz layout engine used for every render.
 const engine = gv.DOT
 
@@ -69,6 +76,53 @@ var mu sync.Mutex
 // syntax error, whenever any earlier parse in the process failed, even though
 // the render it ends succeeded. Memory is returned when the process exits.
 var inst *gv.Graphviz
+
+// noFiles is the only filesystem Graphviz sees. go-graphviz otherwise
+// mounts the host's (every path relative to the working directory), and
+// Graphviz opens what the DOT names (image, shapefile, imagepath, an HTML
+// <IMG>) to size its node, so that the picture would tell what a local
+// file holds. Every open fails; opened records the first name asked, so
+// that the render is refused rather than drawn without the file. It is
+// guarded by mu.
+var noFiles = &refusingFS{}
+
+func init() { gv.SetFileSystem(noFiles) }
+
+type refusingFS struct{ opened string }
+
+// Open refuses name, recording it. wazero first opens the mount's root
+// (".") to resolve a path in it: that is an empty directory, so that the
+// open of the file itself reaches Open and is recorded.
+func (r *refusingFS) Open(name string) (fs.File, error) {
+	if name == "." {
+		return emptyDir{}, nil
+	}
+	if r.opened == "" {
+		r.opened = name
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+}
+
+// emptyDir is refusingFS's root: a directory with nothing in it.
+type emptyDir struct{}
+
+func (emptyDir) Stat() (fs.FileInfo, error) { return emptyDir{}, nil }
+func (emptyDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: ".", Err: errors.New("is a directory")}
+}
+func (emptyDir) Close() error { return nil }
+func (emptyDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	if n > 0 {
+		return nil, io.EOF
+	}
+	return nil, nil
+}
+func (emptyDir) Name() string       { return "." }
+func (emptyDir) Size() int64        { return 0 }
+func (emptyDir) Mode() fs.FileMode  { return fs.ModeDir | 0o500 }
+func (emptyDir) ModTime() time.Time { return time.Time{} }
+func (emptyDir) IsDir() bool        { return true }
+func (emptyDir) Sys() any           { return nil }
 
 // Supported reports whether format is one of Formats.
 func Supported(format string) bool {
@@ -94,7 +148,13 @@ func Render(dot []byte, format string) ([]byte, error) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	noFiles.opened = ""
 	out, err := renderLocked(dot, gv.Format(format))
+	if noFiles.opened != "" {
+		// Whatever Graphviz made of the missing file, the picture is not
+		// the one the DOT asks for.
+		return nil, fmt.Errorf("%w (%q): aepflow renders no image, shape file or other file named by its input", ErrFileNamed, "/"+noFiles.opened)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("render %s with graphviz %s: %w", format, engine, err)
 	}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"image"
 	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -189,5 +192,45 @@ func TestSecurityBounds(t *testing.T) {
 		if row, ok := rows[first]; !ok || row[1] != want {
 			t.Errorf("row %q: %v; the code says %q", first, row, want)
 		}
+	}
+}
+
+// TestNoFileNamedByTheInput checks that DOT naming a local file (an image,
+// a shape file, a directory to look them up in, an HTML <IMG>) is refused
+// and the file is never opened: Graphviz reads an image's header to size
+// its node, which tells the picture what the file holds, and go-graphviz
+// mounts the whole host filesystem (relative to the working directory).
+func TestNoFileNamedByTheInput(t *testing.T) {
+	dir := t.TempDir()
+	img := filepath.Join(dir, "secret.png")
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 300, 200))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(img, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, dot := range []string{
+		`digraph { a [image="` + img + `", label=""] }`,
+		`digraph { a [image="secret.png", label=""] }`,
+		`digraph { imagepath="` + dir + `"; a [image="secret.png"] }`,
+		`digraph { a [shape=custom, shapefile="` + img + `"] }`,
+		`digraph { a [shape=epsf, shapefile="secret.png"] }`,
+		`digraph { a [label=<<TABLE><TR><TD><IMG SRC="secret.png"/></TD></TR></TABLE>>] }`,
+	} {
+		for _, format := range Formats {
+			out, err := Render([]byte(dot), format)
+			if err == nil || !strings.Contains(err.Error(), "names a file") {
+				t.Errorf("%s to %s: error %v, want the DOT refused for naming a file", dot, format, err)
+			}
+			if out != nil {
+				t.Errorf("%s to %s: a picture came out (%d bytes)", dot, format, len(out))
+			}
+		}
+	}
+	// The refusal does not linger: the next render is drawn.
+	if _, err := Render([]byte(small), "svg"); err != nil {
+		t.Fatalf("render after a refused file: %v", err)
 	}
 }
