@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"math"
@@ -310,7 +311,74 @@ func renderWithCompanion(dot []byte, format string, timeout time.Duration) ([]by
 		}
 		return nil, fmt.Errorf("%s failed: %s", bin, msg)
 	}
+	if why := notAPicture(stdout.Bytes(), format); why != "" {
+		return nil, fmt.Errorf("%s exited 0 but wrote no %s picture: %s; nothing was written (is it aepflow's companion? `aepflow-render --version` names it)", bin, format, why)
+	}
 	return stdout.Bytes(), nil
+}
+
+// pngSignature and pngEnd are the first and last bytes of every PNG file
+// (the IEND chunk, empty, with its CRC).
+var (
+	pngSignature = []byte("\x89PNG\r\n\x1a\n")
+	pngEnd       = []byte("\x00\x00\x00\x00IEND\xaeB`\x82")
+)
+
+// notAPicture says why pic, the companion's output, is not a whole picture
+// in format, or returns "": a PNG from its signature and header to its end
+// chunk, an SVG a well-formed XML document whose root is <svg>. A
+// companion that exits 0 is not taken at its word: a picture cut short or
+// of the other format would be written as the answer.
+func notAPicture(pic []byte, format string) string {
+	if len(pic) == 0 {
+		return "its output is empty"
+	}
+	if format == "png" {
+		if !bytes.HasPrefix(pic, pngSignature) || !bytes.HasPrefix(pic[len(pngSignature):], []byte("\x00\x00\x00\x0dIHDR")) {
+			return "its output does not start as a PNG does"
+		}
+		if !bytes.HasSuffix(pic, pngEnd) {
+			return "its output does not end as a PNG does (cut short?)"
+		}
+		return ""
+	}
+	d := xml.NewDecoder(bytes.NewReader(pic))
+	d.Entity = xml.HTMLEntity // Graphviz passes &nbsp; and the like through from labels
+	depth, root := 0, ""
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Sprintf("its output is not well-formed SVG (%v)", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				if root != "" {
+					return "its output holds more than one root element"
+				}
+				root = t.Name.Local
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+		case xml.CharData:
+			if depth == 0 && len(bytes.TrimSpace(t)) > 0 {
+				return "its output holds text outside the SVG element"
+			}
+		}
+	}
+	switch {
+	case root == "":
+		return "its output holds no SVG element"
+	case root != "svg":
+		return fmt.Sprintf("its output's root element is <%s>, not <svg>", root)
+	case depth != 0:
+		return "its output ends inside the SVG element (cut short?)"
+	}
+	return ""
 }
 
 // companionGrace is how long past its own time bound aepflow waits for the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"image/png"
 	"math"
 	"os"
@@ -221,5 +222,41 @@ func TestRenderLargestTimeout(t *testing.T) {
 	code := run([]string{"render", "--id", "demo/pic", "--root", root, "--timeout", time.Duration(math.MaxInt64).String()}, nil, &out, &errb)
 	if code != exitOK || out.String() != "<svg/>\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
+
+// TestRenderCompanionOutputChecked: a companion that exits 0 without a
+// picture of the format asked for (nothing, garbage, a truncated PNG, the
+// other format) or is killed leaves no file and fails the render.
+func TestRenderCompanionOutputChecked(t *testing.T) {
+	root := renderTree(t)
+	for _, c := range []struct{ name, format, script string }{
+		{"nothing", "svg", "cat >/dev/null"},
+		{"garbage", "svg", "cat >/dev/null; echo 'not a picture'"},
+		{"svg cut short", "svg", "cat >/dev/null; printf '<?xml version=\"1.0\"?>\\n<svg xmlns=\"http://www.w3.org/2000/svg\"><g>'"},
+		{"html", "svg", "cat >/dev/null; echo '<html><svg></svg></html>'"},
+		{"png for svg", "svg", "cat >/dev/null; printf '\\211PNG\\r\\n\\032\\n'"},
+		{"nothing", "png", "cat >/dev/null"},
+		{"png signature only", "png", "cat >/dev/null; printf '\\211PNG\\r\\n\\032\\n'"},
+		{"svg for png", "png", "cat >/dev/null; echo '<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>'"},
+		{"killed", "png", "cat >/dev/null; printf '\\211PNG\\r\\n\\032\\n'; kill -9 $$"},
+	} {
+		companion := filepath.Join(t.TempDir(), "bad-render")
+		if err := os.WriteFile(companion, []byte("#!/bin/sh\n"+c.script+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(renderCompanionEnv, companion)
+		pic := filepath.Join(t.TempDir(), "pic."+c.format)
+		var out, errb bytes.Buffer
+		code := run([]string{"render", "--id", "demo/pic", "--root", root, "--format", c.format, "--out", pic}, nil, &out, &errb)
+		if code != exitProblems || !strings.Contains(errb.String(), "bad-render") {
+			t.Errorf("%s (%s): exit %d, stderr %q; want exit %d naming the companion", c.name, c.format, code, errb.String(), exitProblems)
+		}
+		if _, err := os.Stat(pic); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s (%s): --out %s exists (%v)", c.name, c.format, pic, err)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%s (%s): stdout %q", c.name, c.format, out.String())
+		}
 	}
 }
