@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/aepflow/aepflow/diag"
+	"github.com/aepflow/aepflow/internal/fsio"
 	"github.com/aepflow/aepflow/render"
 	"github.com/aepflow/aepflow/workflow"
 	"github.com/aepflow/aepflow/yamldoc"
@@ -285,9 +287,11 @@ func renderWithCompanion(dot []byte, format string, timeout time.Duration) ([]by
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
+	out := &cappedWriter{w: &stdout, n: maxCompanionOutput, kill: cancel}
+	errOut := &cappedWriter{w: &stderr, n: maxCompanionOutput, kill: cancel}
 	c := exec.CommandContext(ctx, bin, "--format", format, "--timeout", timeout.String())
 	c.Stdin = bytes.NewReader(dot)
-	c.Stdout, c.Stderr = &stdout, &stderr
+	c.Stdout, c.Stderr = out, errOut
 	c.Env = append(os.Environ(), companionParentEnv+"="+strconv.Itoa(os.Getpid()))
 	dieWithParent(c)
 	// The parent-death signal fires when the thread that started the
@@ -301,6 +305,9 @@ func renderWithCompanion(dot []byte, format string, timeout time.Duration) ([]by
 	companions.add(c.Process)
 	err = c.Wait()
 	companions.remove(c.Process)
+	if out.over || errOut.over {
+		return nil, fmt.Errorf("%s wrote more than %s to its standard output or error and was stopped; nothing was written", bin, fsio.FormatSize(int64(maxCompanionOutput)))
+	}
 	if ctx.Err() == context.DeadlineExceeded {
 		return nil, fmt.Errorf("%s did not finish within %v and was stopped; the graph is too costly to lay out: use --format dot or mermaid", bin, bound)
 	}
@@ -379,6 +386,34 @@ func notAPicture(pic []byte, format string) string {
 		return "its output ends inside the SVG element (cut short?)"
 	}
 	return ""
+}
+
+// maxCompanionOutput bounds what aepflow holds of the companion's standard
+// output, and of its standard error: far over the largest PNG it paints
+// (64 Mpixels, compressed) and any SVG of a graph within its caps. A
+// variable so that tests can make it small.
+var maxCompanionOutput = 256 << 20
+
+// cappedWriter passes writes to w until n bytes are exceeded; then it
+// records it, kills the companion (kill) and fails every write, so that a
+// companion that writes without end is neither buffered nor waited for.
+type cappedWriter struct {
+	w    io.Writer
+	n    int
+	kill func()
+	over bool
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	if c.over || len(p) > c.n {
+		if !c.over {
+			c.over = true
+			c.kill()
+		}
+		return 0, errors.New("output over its bound")
+	}
+	c.n -= len(p)
+	return c.w.Write(p)
 }
 
 // companionGrace is how long past its own time bound aepflow waits for the

@@ -260,3 +260,28 @@ func TestRenderCompanionOutputChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderCompanionOutputBounded: a companion that writes without end
+// is stopped at the bound on its output, not buffered until its time
+// bound.
+func TestRenderCompanionOutputBounded(t *testing.T) {
+	defer func(n int) { maxCompanionOutput = n }(maxCompanionOutput)
+	maxCompanionOutput = 1 << 20
+	root := renderTree(t)
+	for _, script := range []string{"cat >/dev/null; exec yes", "cat >/dev/null; exec yes >&2"} {
+		companion := filepath.Join(t.TempDir(), "endless-render")
+		if err := os.WriteFile(companion, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(renderCompanionEnv, companion)
+		pic := filepath.Join(t.TempDir(), "pic.svg")
+		var out, errb bytes.Buffer
+		code := run([]string{"render", "--id", "demo/pic", "--root", root, "--out", pic, "--timeout", "10m"}, nil, &out, &errb)
+		if code != exitProblems || !strings.Contains(errb.String(), "more than 1 MiB") {
+			t.Errorf("%s: exit %d, stderr %.200q", script, code, errb.String())
+		}
+		if _, err := os.Stat(pic); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: --out exists (%v)", script, err)
+		}
+	}
+}

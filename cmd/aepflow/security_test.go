@@ -50,6 +50,7 @@ func TestSecurityBounds(t *testing.T) {
 		"the hook's stdin, until the writer closes it":                      fmt.Sprintf("%d s", int(transition.MaxStdinWait.Seconds())),
 		"standard input (every `-` but a transcript's), until it ends":      fmt.Sprintf("%d s in all (`maxStdinWait`), from the first read", int(maxStdinWait.Seconds())),
 		"the `--out` file `--check` compares with (`flow`, `render`; each file of `instruct --check`'s directory)": size(maxCheckedFile),
+		"what `aepflow render` holds of the companion's stdout, and of its stderr":                                 size(int64(maxCompanionOutput)) + " each; the companion is then killed",
 		"a workflow laid out as SVG or PNG":         fmt.Sprintf("%d states, %d transitions", render.MaxLayoutStates, render.MaxLayoutTransitions),
 		"predicate nesting":                         fmt.Sprintf("%d levels", predicate.MaxDepth),
 		"scenario document (`simulate --evidence`)": size(analysis.MaxScenarioFile) + " each",
