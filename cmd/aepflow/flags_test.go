@@ -26,17 +26,7 @@ func TestFlagVocabulary(t *testing.T) {
 		"aepflow hooks":            "writes a file and prints its path",
 		"aepflow lsp":              "speaks the Language Server Protocol; its output is fixed by the protocol",
 	}
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-		// A group (drive, trace) runs only to refuse a missing or unknown
-		// verb: it prints nothing a --format could shape. cobra's
-		// completion verbs are named by their format (the shell).
-		if !c.Runnable() || c.HasSubCommands() || c.Hidden || c.Name() == "help" || c.Name() == "completion" || c.HasParent() && c.Parent().Name() == "completion" || strings.HasPrefix(c.Name(), "__") {
-			return
-		}
+	for _, c := range verbs(root) {
 		path := c.CommandPath()
 		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
 			if f.Hidden || f.Name == "help" || f.Value.Type() == "bool" {
@@ -58,7 +48,21 @@ func TestFlagVocabulary(t *testing.T) {
 			t.Errorf("%s --format does not complete its values", path)
 		}
 	}
-	walk(root)
+}
+
+// verbs returns the commands under root a user runs for their output: not
+// a group (drive, trace), which runs only to refuse a missing or unknown
+// verb and prints nothing a flag could shape, nor help, cobra's
+// completion verbs (named by their format, the shell) or hidden ones.
+func verbs(root *cobra.Command) []*cobra.Command {
+	var out []*cobra.Command
+	visitCommands(root, func(c *cobra.Command) {
+		if !c.Runnable() || c.HasSubCommands() || c.Hidden || c.Name() == "help" || c.Name() == "completion" || c.HasParent() && c.Parent().Name() == "completion" || strings.HasPrefix(c.Name(), "__") {
+			return
+		}
+		out = append(out, c)
+	})
+	return out
 }
 
 // TestOutFormatDefault walks every command that takes both --out and
@@ -71,11 +75,7 @@ func TestOutFormatDefault(t *testing.T) {
 	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
 	// instruct writes Markdown only: no extension chooses for it.
 	oneFormat := map[string]bool{"aepflow instruct": true}
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
+	visitCommands(root, func(c *cobra.Command) {
 		path := c.CommandPath()
 		format, out := c.LocalFlags().Lookup("format"), c.LocalFlags().Lookup("out")
 		if format == nil || out == nil || oneFormat[path] {
@@ -90,8 +90,7 @@ func TestOutFormatDefault(t *testing.T) {
 		if strings.Contains(line, `(default "`) {
 			t.Errorf("%s --format shows a second default:\n%s", path, line)
 		}
-	}
-	walk(root)
+	})
 }
 
 // TestUsageLineNamesFlags walks every command: its usage line names each
@@ -101,14 +100,7 @@ func TestOutFormatDefault(t *testing.T) {
 // --format, and drive transition's named none.
 func TestUsageLineNamesFlags(t *testing.T) {
 	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-		if !c.Runnable() || c.HasSubCommands() || c.Hidden || c.Name() == "help" || c.Name() == "completion" || c.HasParent() && c.Parent().Name() == "completion" || strings.HasPrefix(c.Name(), "__") {
-			return
-		}
+	for _, c := range verbs(root) {
 		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
 			if f.Hidden || f.Name == "help" {
 				return
@@ -118,5 +110,4 @@ func TestUsageLineNamesFlags(t *testing.T) {
 			}
 		})
 	}
-	walk(root)
 }
