@@ -166,15 +166,14 @@ func onceFlags(cmd *cobra.Command) {
 		}
 		switch v := f.Value.(type) {
 		case *onceValue, *onceBoolValue:
+			return // wrapped already
 		case interface{ IsBoolFlag() bool }:
 			if v.IsBoolFlag() {
 				f.Value = &onceBoolValue{onceValue{Value: f.Value, name: f.Name}}
 				return
 			}
-			f.Value = &onceValue{Value: f.Value, name: f.Name}
-		default:
-			f.Value = &onceValue{Value: f.Value, name: f.Name}
 		}
+		f.Value = &onceValue{Value: f.Value, name: f.Name}
 	}
 	cmd.Flags().VisitAll(wrap)
 	cmd.PersistentFlags().VisitAll(wrap)
